@@ -1,0 +1,104 @@
+package faultbed.experiments;
+
+import faultbed.experiments.scenario.Scenario;
+import faultbed.experiments.scenario.Variant;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.HarnessException;
+import faultbed.harness.RunSpec;
+import faultbed.harness.mini.MiniCluster;
+import faultbed.harness.observe.RunListener;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import faultbed.results.SuiteSummary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs every variant of a scenario its number of times and writes one record per run plus the
+ * summary. Variants with the same cluster share one cluster, reset between runs; a run that
+ * breaks the harness is recorded as such and the cluster rebuilt, so one bad run loses nothing else.
+ */
+public final class SuiteRunner {
+  /** What the runner reports as it goes. */
+  public interface Progress extends RunListener {
+    default void runStarting(int done, int total, String runId) {}
+
+    default void runFinished(int done, int total, RunRecord record) {}
+
+    default void note(String line) {}
+  }
+
+  private final Scenario scenario;
+  private final RecordStore store;
+  private final Progress progress;
+
+  public SuiteRunner(Scenario scenario, RecordStore store, Progress progress) {
+    this.scenario = scenario;
+    this.store = store;
+    this.progress = progress;
+  }
+
+  public SuiteSummary run() {
+    List<RunRecord> records = new ArrayList<>();
+    int total = scenario.totalRuns();
+    MiniCluster cluster = null;
+    ClusterSpec current = null;
+    boolean dirty = false;
+    Consumer<String> log = progress::note;
+    try {
+      for (Variant v : scenario.variants()) {
+        for (int i = 0; i < v.runs(); i++) {
+          if (cluster != null && !v.cluster().equals(current)) {
+            cluster.close();
+            cluster = null;
+          }
+          if (cluster == null) {
+            progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
+            cluster = MiniCluster.start(v.cluster(), log);
+            cluster.listen(progress);
+            current = v.cluster();
+            dirty = false;
+          } else if (dirty) {
+            progress.phase("resetting the cluster");
+            cluster.reset();
+          }
+          RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
+              v.workload(), v.timeline());
+          progress.runStarting(records.size(), total, spec.runId());
+          RunRecord record;
+          try {
+            record = cluster.run(spec);
+            dirty = true;
+          } catch (HarnessException e) {
+            record = broken(spec, cluster, e);
+            cluster.close();
+            cluster = null;
+          }
+          store.write(record);
+          records.add(record);
+          progress.runFinished(records.size(), total, record);
+        }
+      }
+    } finally {
+      if (cluster != null) {
+        progress.phase("stopping the cluster");
+        cluster.close();
+      }
+      if (!records.isEmpty()) {
+        store.writeSummary(SuiteSummary.of(records));
+      }
+    }
+    return SuiteSummary.of(records);
+  }
+
+  /** The record of a run the harness could not complete: kept, so the suite's count stays honest. */
+  private static RunRecord broken(RunSpec spec, MiniCluster cluster, Exception e) {
+    return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
+        spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
+        new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),
+        List.of(), List.of(), List.of(), List.of(), List.of(), null,
+        List.of("harness error: " + e.getMessage()));
+  }
+}

@@ -1,0 +1,187 @@
+package faultbed.experiments.cli;
+
+import faultbed.experiments.SuiteRunner;
+import faultbed.experiments.scenario.Scenario;
+import faultbed.experiments.scenario.ScenarioException;
+import faultbed.experiments.scenario.ScenarioParser;
+import faultbed.faults.KernelBackend;
+import faultbed.faults.Ledger;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import faultbed.results.SuiteSummary;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The {@code faultbed} command. Exit codes: 0 done, 2 bad input, 3 the machine lacks something. */
+@Command(name = "faultbed", mixinStandardHelpOptions = true, version = "faultbed 0.1.0",
+    description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
+    subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class})
+public final class FaultbedCli implements Runnable {
+  static final int BAD_INPUT = 2;
+  static final int MISSING_ENVIRONMENT = 3;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  public static int execute(String... args) {
+    CommandLine cli = new CommandLine(new FaultbedCli());
+    // one line, not a usage screen, for a bad argument
+    cli.setParameterExceptionHandler((ex, a) -> {
+      ex.getCommandLine().getErr().println("faultbed: " + ex.getMessage()
+          + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+      return BAD_INPUT;
+    });
+    return cli.execute(args);
+  }
+
+  @Command(name = "run", description = "Runs a scenario: every variant, every run; one JSON record per run plus summary.json.")
+  static final class Run implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON)")
+    Path scenarioFile;
+
+    @Option(names = "--runs", paramLabel = "N", description = "runs per variant, instead of the scenario's")
+    Integer runs;
+
+    @Option(names = "--seed", paramLabel = "S", description = "scenario seed, instead of the scenario's")
+    Long seed;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "output folder (default out/<scenario>-<time>)")
+    Path out;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      PrintWriter err = spec.commandLine().getErr();
+      Scenario scenario;
+      try {
+        scenario = ScenarioParser.parse(scenarioFile);
+        if (runs != null) {
+          if (runs < 1) {
+            throw new ScenarioException("--runs", "expected at least 1, got " + runs);
+          }
+          scenario = scenario.withRuns(runs);
+        }
+        if (seed != null) {
+          scenario = scenario.withSeed(seed);
+        }
+      } catch (ScenarioException e) {
+        err.println("faultbed: " + scenarioFile + ": " + e.getMessage());
+        return BAD_INPUT;
+      }
+      Path dir = out != null ? out : Path.of("out", scenario.name() + "-"
+          + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss")));
+      if (hasRecords(dir)) {
+        err.println("faultbed: --out: expected a new or empty folder, but " + dir + " already holds run records");
+        return BAD_INPUT;
+      }
+      List<String> problems = KernelBackend.problems();
+      if (!problems.isEmpty()) {
+        err.println("faultbed: cannot run here: " + problems.get(0));
+        return MISSING_ENVIRONMENT;
+      }
+      ProgressDisplay display = new ProgressDisplay(System.out, System.console() != null);
+      System.out.printf("faultbed: %s, %d variant(s), %d run(s), seed %d -> %s%n", scenario.name(),
+          scenario.variants().size(), scenario.totalRuns(), scenario.seed(), dir);
+      RecordStore store = new RecordStore(dir);
+      try {
+        Files.createDirectories(dir);
+        Files.copy(scenarioFile, dir.resolve("scenario.json.txt"),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } catch (IOException e) {
+        err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
+        return BAD_INPUT;
+      }
+      SuiteSummary summary = new SuiteRunner(scenario, store, display).run();
+      display.finish();
+      System.out.println();
+      System.out.print(summary.table());
+      System.out.println();
+      System.out.println("records: " + dir.toAbsolutePath());
+      return 0;
+    }
+
+    private static boolean hasRecords(Path dir) {
+      if (!Files.isDirectory(dir)) {
+        return false;
+      }
+      try (Stream<Path> s = Files.list(dir)) {
+        return s.anyMatch(p -> p.toString().endsWith(".json"));
+      } catch (IOException e) {
+        return true;
+      }
+    }
+  }
+
+  @Command(name = "summary", description = "Recomputes the summary of a folder of run records (no cluster needed).")
+  static final class Summary implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "DIR")
+    Path dir;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+      if (!Files.isDirectory(dir)) {
+        spec.commandLine().getErr().println("faultbed: DIR: expected a folder of run records, got " + dir);
+        return BAD_INPUT;
+      }
+      RecordStore store = new RecordStore(dir);
+      List<RunRecord> records = store.readAll();
+      if (records.isEmpty()) {
+        spec.commandLine().getErr().println("faultbed: DIR: expected run records (*.json) in " + dir);
+        return BAD_INPUT;
+      }
+      SuiteSummary s = SuiteSummary.of(records);
+      store.writeSummary(s);
+      System.out.print(s.table());
+      return 0;
+    }
+  }
+
+  @Command(name = "doctor", description = "Lists what dead faultbed runs left on this machine; --fix removes it.")
+  static final class Doctor implements Callable<Integer> {
+    @Option(names = "--fix", description = "remove the leftovers (only ever what faultbed created)")
+    boolean fix;
+
+    @Override
+    public Integer call() {
+      List<String> problems = KernelBackend.problems();
+      problems.forEach(p -> System.out.println("problem: " + p));
+      List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
+      if (found.isEmpty()) {
+        System.out.println("no leftovers");
+      } else {
+        found.forEach(f -> System.out.println((fix ? "healed: " : "leftover: ") + f));
+        if (!fix) {
+          System.out.println("run 'faultbed doctor --fix' to remove them");
+        }
+      }
+      ContainerScan.foreign().forEach(p -> System.out.println("container JVM outside faultbed's cgroups"
+          + " (not touched): " + p));
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package faultbed.experiments.cli;
+
+import faultbed.experiments.SuiteRunner;
+import faultbed.results.RunRecord;
+import java.io.PrintStream;
+
+/**
+ * The progress bar of {@code faultbed run}: one redrawn line on a terminal (runs done, current run,
+ * phase, job progress); plain lines, one per phase, when output goes to a file or CI log.
+ */
+final class ProgressDisplay implements SuiteRunner.Progress {
+  private final PrintStream out;
+  private final boolean terminal;
+  private final long start = System.nanoTime();
+  private volatile int done;
+  private volatile int total;
+  private volatile String run = "";
+  private volatile String phase = "";
+  private volatile float map;
+  private volatile float reduce;
+  private long lastDraw;
+
+  ProgressDisplay(PrintStream out, boolean terminal) {
+    this.out = out;
+    this.terminal = terminal;
+  }
+
+  @Override
+  public void runStarting(int done, int total, String runId) {
+    this.done = done;
+    this.total = total;
+    this.run = runId;
+    this.map = 0;
+    this.reduce = 0;
+  }
+
+  @Override
+  public void runFinished(int done, int total, RunRecord r) {
+    this.done = done;
+    String outcome = r.job() == null ? "harness error"
+        : r.job().state() + String.format(" in %.1f s", r.completionSeconds().orElse(Double.NaN));
+    StringBuilder faults = new StringBuilder();
+    for (RunRecord.FaultEvent f : r.faults()) {
+      faults.append(String.format(", %s node %d at %s", f.kind(), f.node(),
+          f.injectedMs() == null ? "(not injected)" : String.format("%.1f s", f.injectedMs() / 1000.0)));
+      r.nodes().stream().filter(n -> n.index() == f.node()).findFirst().flatMap(RunRecord.NodeInfo::lostAt)
+          .ifPresent(lost -> faults.append(String.format(" (LOST at %.1f s)", lost / 1000.0)));
+    }
+    clearLine();
+    out.printf("[%d/%d] %s: %s%s%n", done, total, r.runId(), outcome, faults);
+    draw(true);
+  }
+
+  @Override
+  public void phase(String p) {
+    this.phase = p;
+    if (!terminal) {
+      out.printf("  %s%s%n", run.isEmpty() ? "" : run + ": ", p);
+    }
+    draw(true);
+  }
+
+  @Override
+  public void progress(float m, float r) {
+    this.map = m;
+    this.reduce = r;
+    draw(false);
+  }
+
+  @Override
+  public void note(String line) {
+    clearLine();
+    out.println("faultbed: " + line);
+    draw(true);
+  }
+
+  private synchronized void draw(boolean force) {
+    if (!terminal) {
+      return;
+    }
+    long now = System.nanoTime();
+    if (!force && now - lastDraw < 250_000_000L) {
+      return;
+    }
+    lastDraw = now;
+    int width = 20;
+    int filled = total == 0 ? 0 : Math.min(width, done * width / total);
+    String bar = "#".repeat(filled) + ".".repeat(width - filled);
+    String jobPart = phase.equals("running") ? String.format(" map %3.0f%% reduce %3.0f%%", map * 100, reduce * 100) : "";
+    String line = String.format("[%s] %d/%d runs  %s  %s%s  %ds", bar, done, total, run, phase, jobPart,
+        (now - start) / 1_000_000_000L);
+    out.print("\r" + (line.length() > 118 ? line.substring(0, 118) : String.format("%-118s", line)));
+    out.flush();
+  }
+
+  private void clearLine() {
+    if (terminal) {
+      out.print("\r" + " ".repeat(118) + "\r");
+    }
+  }
+
+  void finish() {
+    clearLine();
+  }
+}

@@ -1,0 +1,391 @@
+package faultbed.experiments.scenario;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timeline.Trigger;
+import faultbed.harness.workload.Workload;
+import faultbed.harness.workload.Workloads;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a scenario file and checks all of it before anything starts. Every problem is reported as
+ * the path of the field (e.g. {@code faults[0].at.uniform}) and what was expected there; unknown
+ * fields are errors, since a misspelt field silently ignored would change the experiment.
+ */
+public final class ScenarioParser {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
+  private static final Set<String> TOP = Set.of("name", "description", "cluster", "hadoop", "workload",
+      "faults", "runs", "seed", "variants");
+  private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb");
+  private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
+      "faults+", "runs");
+  private static final Set<String> FAULT = Set.of("kind", "node", "at");
+  private static final List<String> FAULT_KINDS = List.of("crash", "stop");
+  private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
+
+  private ScenarioParser() {}
+
+  public static Scenario parse(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new ScenarioException("scenario", "file " + file + " does not exist");
+    } catch (IOException e) {
+      throw new ScenarioException("scenario", "cannot read " + file + ": " + e.getMessage());
+    }
+    String fallbackName = file.getFileName().toString().replaceFirst("\\.json$", "");
+    return parse(text, fallbackName);
+  }
+
+  public static Scenario parse(String text, String fallbackName) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      var loc = e.getLocation();
+      throw new ScenarioException("scenario", "expected valid JSON, but line " + loc.getLineNr()
+          + " column " + loc.getColumnNr() + ": " + e.getOriginalMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw new ScenarioException("scenario", "expected a JSON object at the top level");
+    }
+    onlyKnown(root, "", TOP);
+    String name = root.has("name") ? text(root.get("name"), "name") : fallbackName;
+    String description = root.has("description") ? text(root.get("description"), "description") : "";
+    long seed = root.has("seed") ? integer(root.get("seed"), "seed", Long.MIN_VALUE) : 1L;
+    int runs = root.has("runs") ? (int) integer(root.get("runs"), "runs", 0) : 1;
+    ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults());
+    cluster = cluster.withHadoop(hadoop(root.get("hadoop"), "hadoop"));
+    if (!root.has("workload")) {
+      throw new ScenarioException("workload", "expected a workload, e.g. {\"type\": \"sort\", \"size\": \"64MB\"}");
+    }
+    ObjectNode workloadNode = object(root.get("workload"), "workload");
+    Workload workload = workload(workloadNode, "workload");
+    List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
+
+    List<Variant> variants = new ArrayList<>();
+    JsonNode vs = root.get("variants");
+    if (vs == null) {
+      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs));
+    } else {
+      object(vs, "variants");
+      if (vs.isEmpty()) {
+        throw new ScenarioException("variants", "expected at least one variant, or no \"variants\" field");
+      }
+      for (Iterator<Map.Entry<String, JsonNode>> it = vs.fields(); it.hasNext(); ) {
+        var e = it.next();
+        String vname = e.getKey();
+        String at = "variants." + vname;
+        if (!vname.matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+          throw new ScenarioException(at, "expected a variant name of letters, digits, '.', '_' or '-'");
+        }
+        JsonNode v = object(e.getValue(), at);
+        onlyKnown(v, at + ".", VARIANT);
+        ClusterSpec vc = cluster(v.get("cluster"), at + ".cluster", cluster).withHadoop(hadoop(v.get("hadoop"), at + ".hadoop"));
+        Workload vw = workload;
+        if (v.has("workload")) {
+          ObjectNode merged = workloadNode.deepCopy();
+          merged.setAll(object(v.get("workload"), at + ".workload"));
+          vw = workload(merged, at + ".workload");
+        }
+        if (v.has("faults") && v.has("faults+")) {
+          throw new ScenarioException(at, "expected \"faults\" (replace) or \"faults+\" (add), not both");
+        }
+        List<Timeline.Step> vf = v.has("faults") ? faults(v.get("faults"), at + ".faults", vc.nodes())
+            : new ArrayList<>(faults);
+        if (v.has("faults+")) {
+          vf.addAll(faults(v.get("faults+"), at + ".faults+", vc.nodes()));
+        }
+        int vr = v.has("runs") ? (int) integer(v.get("runs"), at + ".runs", 0) : runs;
+        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr));
+      }
+    }
+    return new Scenario(name, description, seed, variants);
+  }
+
+  private static ClusterSpec cluster(JsonNode n, String at, ClusterSpec base) {
+    if (n == null) {
+      return base;
+    }
+    object(n, at);
+    onlyKnown(n, at + ".", CLUSTER);
+    ClusterSpec c = base;
+    if (n.has("nodes")) {
+      c = c.withNodes((int) integer(n.get("nodes"), at + ".nodes", 1));
+    }
+    if (n.has("nodeMemoryMb")) {
+      c = c.withNodeMemoryMb((int) integer(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
+    }
+    if (n.has("nodeVcores")) {
+      c = c.withNodeVcores((int) integer(n.get("nodeVcores"), at + ".nodeVcores", 1));
+    }
+    if (n.has("containerMemoryMb")) {
+      c = c.withContainerMemoryMb((int) integer(n.get("containerMemoryMb"), at + ".containerMemoryMb", 128));
+    }
+    if (c.containerMemoryMb() > c.nodeMemoryMb()) {
+      throw new ScenarioException(at + ".containerMemoryMb", "expected at most nodeMemoryMb ("
+          + c.nodeMemoryMb() + "), got " + c.containerMemoryMb());
+    }
+    return c;
+  }
+
+  private static Map<String, String> hadoop(JsonNode n, String at) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (n == null) {
+      return out;
+    }
+    object(n, at);
+    n.fields().forEachRemaining(e -> {
+      JsonNode v = e.getValue();
+      if (!v.isValueNode() || v.isNull()) {
+        throw new ScenarioException(at + "." + e.getKey(), "expected a string, number or boolean");
+      }
+      out.put(e.getKey(), v.asText());
+    });
+    return out;
+  }
+
+  private static Workload workload(JsonNode n, String at) {
+    if (!n.has("type")) {
+      throw new ScenarioException(at + ".type", "expected one of " + WORKLOAD_TYPES);
+    }
+    String type = text(n.get("type"), at + ".type");
+    try {
+      switch (type) {
+        case "sort", "wordcount" -> {
+          onlyKnown(n, at + ".", Set.of("type", "size", "maps", "reduces"));
+          if (!n.has("size")) {
+            throw new ScenarioException(at + ".size", "expected an input size such as \"64MB\"");
+          }
+          long bytes = bytes(n.get("size"), at + ".size");
+          int maps = n.has("maps") ? (int) integer(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
+          int reduces = n.has("reduces") ? (int) integer(n.get("reduces"), at + ".reduces", 0)
+              : Workloads.DEFAULT_REDUCES;
+          return type.equals("sort") ? Workloads.sort(bytes).withMaps(maps).withReduces(reduces)
+              : Workloads.wordcount(bytes).withMaps(maps).withReduces(reduces);
+        }
+        case "synthetic" -> {
+          onlyKnown(n, at + ".", Set.of("type", "maps", "reduces", "mapTime", "reduceTime", "mapTimes",
+              "recordsPerMap"));
+          int maps = n.has("maps") ? (int) integer(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
+          int reduces = n.has("reduces") ? (int) integer(n.get("reduces"), at + ".reduces", 0)
+              : Workloads.DEFAULT_REDUCES;
+          var w = Workloads.synthetic(maps, reduces);
+          if (n.has("mapTime")) {
+            w = w.withMapMillis(duration(n.get("mapTime"), at + ".mapTime").toMillis());
+          }
+          if (n.has("reduceTime")) {
+            w = w.withReduceMillis(duration(n.get("reduceTime"), at + ".reduceTime").toMillis());
+          }
+          if (n.has("mapTimes")) {
+            JsonNode list = n.get("mapTimes");
+            if (!list.isArray() || list.size() != maps) {
+              throw new ScenarioException(at + ".mapTimes", "expected a list of " + maps + " durations (one per map)");
+            }
+            List<Long> ms = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+              ms.add(duration(list.get(i), at + ".mapTimes[" + i + "]").toMillis());
+            }
+            w = w.withMapMillisList(ms);
+          }
+          if (n.has("recordsPerMap")) {
+            w = w.withRecordsPerMap((int) integer(n.get("recordsPerMap"), at + ".recordsPerMap", 0));
+          }
+          return w;
+        }
+        default -> throw new ScenarioException(at + ".type", "expected one of " + WORKLOAD_TYPES + ", got \"" + type + "\"");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(at, e.getMessage());
+    }
+  }
+
+  private static List<Timeline.Step> faults(JsonNode n, String at, int nodes) {
+    List<Timeline.Step> steps = new ArrayList<>();
+    if (n == null) {
+      return steps;
+    }
+    if (!n.isArray()) {
+      throw new ScenarioException(at, "expected a list of faults");
+    }
+    for (int i = 0; i < n.size(); i++) {
+      String f = at + "[" + i + "]";
+      JsonNode fault = object(n.get(i), f);
+      onlyKnown(fault, f + ".", FAULT);
+      if (!fault.has("kind")) {
+        throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
+      }
+      String kind = text(fault.get("kind"), f + ".kind");
+      if (!FAULT_KINDS.contains(kind)) {
+        throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + kind + "\"");
+      }
+      Target target = target(fault.get("node"), f + ".node", nodes, i);
+      if (!fault.has("at")) {
+        throw new ScenarioException(f + ".at", "expected when the fault fires: \"10s\", {\"uniform\": [\"1s\", \"40s\"]} or {\"event\": \"maps-completed\", \"count\": 4}");
+      }
+      Trigger trigger = trigger(fault.get("at"), f + ".at");
+      Fault value = kind.equals("crash") ? NodeCrash.on(target) : NodeStop.on(target);
+      steps.add(new Timeline.Step(trigger, value));
+    }
+    return steps;
+  }
+
+  private static Target target(JsonNode n, String at, int nodes, int position) {
+    if (n == null) {
+      throw new ScenarioException(at, "expected a node index or one of \"random\", \"running-reducer\", \"holding-map-outputs\", \"same\"");
+    }
+    if (n.isIntegralNumber()) {
+      int i = n.asInt();
+      if (i < 0 || i >= nodes) {
+        throw new ScenarioException(at, "expected a node index in 0.." + (nodes - 1) + ", got " + i);
+      }
+      return Target.node(i);
+    }
+    String s = text(n, at);
+    return switch (s) {
+      case "random" -> Target.randomNode();
+      case "running-reducer" -> Target.runningReducer();
+      case "holding-map-outputs" -> Target.holdingMapOutputs();
+      case "same" -> {
+        if (position == 0) {
+          throw new ScenarioException(at, "\"same\" means the node of the previous fault, but this is the first fault");
+        }
+        yield Target.same();
+      }
+      default -> throw new ScenarioException(at, "expected a node index or one of \"random\", \"running-reducer\", \"holding-map-outputs\", \"same\"; got \"" + s + "\"");
+    };
+  }
+
+  private static Trigger trigger(JsonNode n, String at) {
+    if (n.isTextual()) {
+      return Trigger.at(duration(n, at));
+    }
+    JsonNode o = object(n, at);
+    if (o.has("uniform")) {
+      onlyKnown(o, at + ".", Set.of("uniform"));
+      JsonNode range = o.get("uniform");
+      if (!range.isArray() || range.size() != 2) {
+        throw new ScenarioException(at + ".uniform", "expected [from, to], e.g. [\"1s\", \"40s\"]");
+      }
+      Duration from = duration(range.get(0), at + ".uniform[0]");
+      Duration to = duration(range.get(1), at + ".uniform[1]");
+      if (to.compareTo(from) < 0) {
+        throw new ScenarioException(at + ".uniform", "expected from <= to, got [" + range.get(0).asText()
+            + ", " + range.get(1).asText() + "]");
+      }
+      return Trigger.uniform(from, to);
+    }
+    if (o.has("event")) {
+      String event = text(o.get("event"), at + ".event");
+      switch (event) {
+        case "maps-completed" -> {
+          onlyKnown(o, at + ".", Set.of("event", "count"));
+          if (!o.has("count")) {
+            throw new ScenarioException(at + ".count", "expected how many maps must have completed");
+          }
+          return Trigger.on(JobEvent.mapsCompleted((int) integer(o.get("count"), at + ".count", 1)));
+        }
+        case "reducer-in-shuffle" -> {
+          onlyKnown(o, at + ".", Set.of("event"));
+          return Trigger.on(JobEvent.reducerInShuffle());
+        }
+        default -> throw new ScenarioException(at + ".event",
+            "expected \"maps-completed\" or \"reducer-in-shuffle\", got \"" + event + "\"");
+      }
+    }
+    throw new ScenarioException(at, "expected \"10s\", {\"uniform\": [from, to]} or {\"event\": ...}");
+  }
+
+  static Duration duration(JsonNode n, String at) {
+    if (n == null || !n.isTextual()) {
+      throw new ScenarioException(at, "expected a duration such as \"500ms\", \"10s\" or \"2m\"");
+    }
+    String s = n.asText().trim();
+    if (s.startsWith("-")) {
+      throw new ScenarioException(at, "expected a non-negative duration, got \"" + s + "\"");
+    }
+    Matcher m = DURATION.matcher(s);
+    if (!m.matches()) {
+      throw new ScenarioException(at, "expected a duration such as \"500ms\", \"10s\" or \"2m\", got \"" + s + "\"");
+    }
+    double v = Double.parseDouble(m.group(1));
+    double ms = switch (m.group(2)) {
+      case "ms" -> v;
+      case "s" -> v * 1000;
+      case "m", "min" -> v * 60_000;
+      default -> v * 3_600_000;
+    };
+    return Duration.ofMillis(Math.round(ms));
+  }
+
+  private static long bytes(JsonNode n, String at) {
+    if (!n.isTextual() && !n.isIntegralNumber()) {
+      throw new ScenarioException(at, "expected a size such as \"64MB\"");
+    }
+    try {
+      long b = Workloads.parseBytes(n.asText());
+      if (b <= 0) {
+        throw new ScenarioException(at, "expected a positive size, got \"" + n.asText() + "\"");
+      }
+      return b;
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(at, "expected a size such as \"64MB\", got \"" + n.asText() + "\"");
+    }
+  }
+
+  private static long integer(JsonNode n, String at, long min) {
+    if (n == null || !n.isIntegralNumber()) {
+      throw new ScenarioException(at, "expected a whole number");
+    }
+    long v = n.asLong();
+    if (v < min) {
+      throw new ScenarioException(at, "expected at least " + min + ", got " + v);
+    }
+    return v;
+  }
+
+  private static String text(JsonNode n, String at) {
+    if (n == null || !n.isTextual()) {
+      throw new ScenarioException(at, "expected a string");
+    }
+    return n.asText();
+  }
+
+  private static ObjectNode object(JsonNode n, String at) {
+    if (n == null || !n.isObject()) {
+      throw new ScenarioException(at, "expected an object {...}");
+    }
+    return (ObjectNode) n;
+  }
+
+  private static void onlyKnown(JsonNode n, String prefix, Set<String> known) {
+    n.fieldNames().forEachRemaining(f -> {
+      if (!known.contains(f)) {
+        throw new ScenarioException(prefix + f, "unknown field; expected one of " + new java.util.TreeSet<>(known));
+      }
+    });
+  }
+}

@@ -1,0 +1,29 @@
+package faultbed.faults;
+
+import java.nio.file.Path;
+import java.util.Set;
+
+/** Kills every process left in a faultbed cgroup, then removes the group. */
+final class CgroupHealer implements Healer {
+  static final String KIND = "cgroup";
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public String heal(LedgerEntry entry) {
+    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), entry.id());
+    if (!group.exists()) {
+      return null;
+    }
+    Set<Long> killed = group.destroy();
+    return "removed cgroup " + entry.id()
+        + (killed.isEmpty() ? "" : " and killed " + killed.size() + " process(es) " + killed);
+  }
+
+  static Path root() {
+    return Cgroup.defaultRoot();
+  }
+}

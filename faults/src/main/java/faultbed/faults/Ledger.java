@@ -1,0 +1,270 @@
+package faultbed.faults;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * The list of everything one harness process installed on the OS, kept in a file so that whatever
+ * a dead process left behind can be healed by the next one. A shutdown hook heals the process's
+ * own entries on a normal exit; {@link #healOrphans()} heals those of processes that died.
+ */
+public final class Ledger implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final Map<String, Healer> HEALERS = new ConcurrentHashMap<>();
+
+  static {
+    register(new CgroupHealer());
+    register(new DirectoryHealer());
+  }
+
+  private final String owner;
+  private final Path file;
+  private final Map<String, LedgerEntry> entries = new LinkedHashMap<>();
+  private final Thread hook;
+  private boolean closed;
+
+  /** The on-disk form of one ledger. */
+  record Page(String owner, long pid, String pidStart, List<LedgerEntry> entries) {}
+
+  private Ledger(String owner) {
+    this.owner = owner;
+    this.file = dir().resolve(owner + ".json");
+    this.hook = new Thread(this::healQuietly, "faultbed-ledger-heal");
+    Runtime.getRuntime().addShutdownHook(hook);
+    save();
+  }
+
+  /** Opens a ledger for this JVM; its owner name tags every cgroup and rule it installs. */
+  public static Ledger open() {
+    long pid = ProcessHandle.current().pid();
+    String owner = "h" + pid + "-" + Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+    return new Ledger(owner);
+  }
+
+  public static void register(Healer healer) {
+    HEALERS.put(healer.kind(), healer);
+  }
+
+  /** Where ledgers live: a tmpfs under /run when root (cleared with the cgroups at reboot). */
+  public static Path dir() {
+    String configured = System.getProperty("faultbed.state.dir", System.getenv("FAULTBED_STATE_DIR"));
+    Path d = configured != null ? Path.of(configured)
+        : Files.isWritable(Path.of("/run")) ? Path.of("/run/faultbed")
+        : Path.of(System.getProperty("java.io.tmpdir"), "faultbed-" + System.getProperty("user.name"));
+    Path ledgers = d.resolve("ledger");
+    try {
+      Files.createDirectories(ledgers);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create the ledger folder " + ledgers, e);
+    }
+    return ledgers;
+  }
+
+  public String owner() {
+    return owner;
+  }
+
+  public synchronized void record(LedgerEntry entry) {
+    entries.put(entry.kind() + ":" + entry.id(), entry);
+    save();
+  }
+
+  public synchronized List<LedgerEntry> entries() {
+    return List.copyOf(entries.values());
+  }
+
+  /** Heals one entry now and forgets it. */
+  public synchronized String heal(LedgerEntry entry) {
+    String what = healer(entry).heal(entry);
+    entries.remove(entry.kind() + ":" + entry.id());
+    save();
+    return what;
+  }
+
+  /** Heals every entry of this ledger (newest first) and deletes its file. */
+  public synchronized List<String> healAll() {
+    List<LedgerEntry> list = new ArrayList<>(entries.values());
+    java.util.Collections.reverse(list);
+    List<String> done = new ArrayList<>();
+    RuntimeException first = null;
+    for (LedgerEntry e : list) {
+      try {
+        String what = healer(e).heal(e);
+        if (what != null) {
+          done.add(what);
+        }
+        entries.remove(e.kind() + ":" + e.id());
+      } catch (RuntimeException ex) {
+        first = first == null ? ex : first;
+      }
+    }
+    save();
+    if (first != null) {
+      throw first;
+    }
+    return done;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    healAll();
+    closed = true;
+    try {
+      Files.deleteIfExists(file);
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (IllegalStateException shuttingDown) {
+      // called from the hook itself
+    }
+  }
+
+  private void healQuietly() {
+    try {
+      close();
+    } catch (RuntimeException e) {
+      System.err.println("faultbed: clean-up on exit failed: " + e.getMessage());
+    }
+  }
+
+  private synchronized void save() {
+    if (closed) {
+      return;
+    }
+    ProcessHandle self = ProcessHandle.current();
+    Page page = new Page(owner, self.pid(), startOf(self).map(Instant::toString).orElse(""),
+        List.copyOf(entries.values()));
+    writeAtomically(file, page);
+  }
+
+  /**
+   * Heals what dead harness processes left: every entry of a ledger whose process is gone, and
+   * any faultbed cgroup instance no live ledger claims (a ledger lost with its process).
+   *
+   * @return one line per thing removed
+   */
+  public static List<String> healOrphans() {
+    List<String> done = new ArrayList<>();
+    List<String> live = new ArrayList<>();
+    for (Path f : ledgerFiles()) {
+      Optional<Page> page = read(f);
+      if (page.isEmpty()) {
+        continue;
+      }
+      Page p = page.get();
+      if (isAlive(p)) {
+        live.add(p.owner());
+        continue;
+      }
+      for (LedgerEntry e : p.entries()) {
+        String what = healer(e).heal(e);
+        if (what != null) {
+          done.add(what + " (left by dead process " + p.pid() + ")");
+        }
+      }
+      try {
+        Files.deleteIfExists(f);
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+    }
+    for (String instance : Cgroup.instances()) {
+      if (!live.contains(instance)) {
+        Cgroup g = Cgroup.ofFullPath(Cgroup.defaultRoot(), Cgroup.PREFIX + "/" + instance);
+        var killed = g.destroy();
+        done.add("removed unclaimed cgroup " + g.path()
+            + (killed.isEmpty() ? "" : " and killed " + killed.size() + " process(es) " + killed));
+      }
+    }
+    return done;
+  }
+
+  /** What {@link #healOrphans()} would remove, without removing it. */
+  public static List<String> orphans() {
+    List<String> found = new ArrayList<>();
+    List<String> live = new ArrayList<>();
+    for (Path f : ledgerFiles()) {
+      read(f).ifPresent(p -> {
+        if (isAlive(p)) {
+          live.add(p.owner());
+        } else {
+          p.entries().forEach(e -> found.add(e.kind() + " " + e.id() + " (run " + e.runId()
+              + ", dead process " + p.pid() + ")"));
+        }
+      });
+    }
+    for (String instance : Cgroup.instances()) {
+      if (!live.contains(instance)) {
+        Cgroup g = Cgroup.ofFullPath(Cgroup.defaultRoot(), Cgroup.PREFIX + "/" + instance);
+        found.add("cgroup " + g.path() + " with " + g.pids().size() + " process(es)");
+      }
+    }
+    return found;
+  }
+
+  private static Healer healer(LedgerEntry e) {
+    Healer h = HEALERS.get(e.kind());
+    if (h == null) {
+      throw new IllegalStateException("no healer for ledger entry kind '" + e.kind() + "'");
+    }
+    return h;
+  }
+
+  private static boolean isAlive(Page p) {
+    return ProcessHandle.of(p.pid())
+        .filter(ProcessHandle::isAlive)
+        .filter(h -> startOf(h).map(Instant::toString).orElse("").equals(p.pidStart()))
+        .isPresent();
+  }
+
+  private static Optional<Instant> startOf(ProcessHandle h) {
+    return h.info().startInstant();
+  }
+
+  private static List<Path> ledgerFiles() {
+    try (Stream<Path> s = Files.list(dir())) {
+      return s.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static Optional<Page> read(Path f) {
+    try {
+      return Optional.of(JSON.readValue(f.toFile(), Page.class));
+    } catch (IOException e) {
+      return Optional.empty(); // a half-written file of a process that died mid-write
+    }
+  }
+
+  static void writeAtomically(Path target, Object value) {
+    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    try {
+      JSON.writeValue(tmp.toFile(), value);
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + target, e);
+    }
+  }
+}

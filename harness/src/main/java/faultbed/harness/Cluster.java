@@ -1,0 +1,46 @@
+package faultbed.harness;
+
+import faultbed.results.RunRecord;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A running Hadoop cluster the harness can run workloads on and break. Reused across the runs of a
+ * suite: {@link #reset()} restores whatever a fault broke.
+ */
+public interface Cluster extends AutoCloseable {
+  ClusterSpec spec();
+
+  List<? extends Node> nodes();
+
+  default Node node(int index) {
+    if (index < 0 || index >= nodes().size()) {
+      throw new IllegalArgumentException("node index " + index + " out of range 0.." + (nodes().size() - 1));
+    }
+    return nodes().get(index);
+  }
+
+  /** The configuration clients submit jobs with; it holds every Hadoop setting in force. */
+  Configuration configuration();
+
+  /** The ResourceManager's view: NodeId to node state, active and inactive nodes alike. */
+  Map<String, String> nodeStates();
+
+  /** Backend name and node sizes, for the run record. */
+  RunRecord.ClusterInfo info();
+
+  /** Runs one workload under one fault timeline and returns its record. */
+  RunRecord run(RunSpec spec);
+
+  /** Shorthand for a run outside any scenario. */
+  default RunRecord run(faultbed.harness.workload.Workload workload, faultbed.harness.timeline.Timeline timeline) {
+    return run(RunSpec.of(workload, timeline));
+  }
+
+  /** Restores what faults broke (crashed nodes, leftover containers) so the next run starts clean. */
+  void reset();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,65 @@
+package faultbed.harness;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The shape of a cluster: how many worker nodes, what each offers, and the Hadoop settings that
+ * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy.
+ */
+public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
+    Map<String, String> hadoop) {
+
+  public static final int DEFAULT_NODES = 4;
+
+  public ClusterSpec {
+    if (nodes < 1) {
+      throw new IllegalArgumentException("cluster.nodes: expected at least 1, got " + nodes);
+    }
+    if (containerMemoryMb > nodeMemoryMb) {
+      throw new IllegalArgumentException("cluster.containerMemoryMb: expected at most nodeMemoryMb ("
+          + nodeMemoryMb + "), got " + containerMemoryMb);
+    }
+    hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
+  }
+
+  /**
+   * Four nodes of two 512 MB containers each: eight container JVMs in all, the most two cores
+   * carry without the cluster itself becoming the fault.
+   */
+  public static ClusterSpec defaults() {
+    return new ClusterSpec(DEFAULT_NODES, 1024, 2, 512, Map.of());
+  }
+
+  public static ClusterSpec nodes(int n) {
+    return defaults().withNodes(n);
+  }
+
+  public ClusterSpec withNodes(int n) {
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop);
+  }
+
+  public ClusterSpec withNodeMemoryMb(int mb) {
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop);
+  }
+
+  public ClusterSpec withNodeVcores(int v) {
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop);
+  }
+
+  public ClusterSpec withContainerMemoryMb(int mb) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop);
+  }
+
+  public ClusterSpec withHadoop(String key, String value) {
+    Map<String, String> h = new LinkedHashMap<>(hadoop);
+    h.put(key, value);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h);
+  }
+
+  public ClusterSpec withHadoop(Map<String, String> settings) {
+    Map<String, String> h = new LinkedHashMap<>(hadoop);
+    h.putAll(settings);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h);
+  }
+}

@@ -1,0 +1,47 @@
+package faultbed.harness;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One worker node (a NodeManager and the containers it runs) as the harness sees it. A handle
+ * stays valid across resets: after a crash the harness brings a fresh NodeManager into the same
+ * slot, with a new NodeId and ports.
+ */
+public interface Node {
+  int index();
+
+  /** The NodeManager's id as the ResourceManager knows it (host:port). */
+  String nodeId();
+
+  /** The port its ShuffleHandler serves map output on; per-node network faults match on it. */
+  int shufflePort();
+
+  List<String> localDirs();
+
+  List<String> logDirs();
+
+  /** Session-leader pids of the containers the NodeManager knows are running. */
+  Set<Long> containerPids();
+
+  /** Every process of every container of this node (members of its cgroup). */
+  Set<Long> processes();
+
+  /** The node's cgroup path, relative to each controller's mount. */
+  String cgroup();
+
+  /** False once a fault has taken the node down and until a reset brings it back. */
+  boolean isUp();
+
+  /** Attempt ids of the task containers running on this node now. */
+  List<String> runningAttempts();
+
+  /**
+   * Crashes the node: the RM is not told, its ports close, all its processes die at once, nothing
+   * new launches. Returns what the injection observed.
+   */
+  java.util.Map<String, String> crash();
+
+  /** Stops the node gracefully: containers killed, the RM told it is leaving. */
+  java.util.Map<String, String> stopGracefully();
+}

@@ -1,0 +1,21 @@
+package faultbed.harness;
+
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workload;
+
+/** One run: which workload, under which fault timeline, with which seed, and where it belongs. */
+public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
+    Workload workload, Timeline timeline) {
+
+  public static RunSpec of(Workload workload, Timeline timeline) {
+    return new RunSpec("adhoc", "default", 0, 1L, 1L, workload, timeline);
+  }
+
+  public RunSpec withSeed(long s) {
+    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline);
+  }
+
+  public String runId() {
+    return String.format("%s-%03d", variant, runIndex);
+  }
+}

@@ -1,0 +1,26 @@
+package faultbed.harness.junit;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gives a test class one real mini cluster for all its tests (started before the first, reset
+ * between tests, stopped after the last) and a {@link Recorder}. Test methods ask for them as
+ * parameters: {@code Cluster}, {@code MiniCluster}, {@code Recorder}.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@ExtendWith(FaultbedExtension.class)
+public @interface Faultbed {
+  int nodes() default 4;
+
+  int nodeMemoryMb() default 1024;
+
+  int containerMemoryMb() default 512;
+
+  /** Hadoop settings as {@code key=value}. */
+  String[] hadoop() default {};
+}

@@ -1,0 +1,83 @@
+package faultbed.harness.junit;
+
+import faultbed.harness.Cluster;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.mini.MiniCluster;
+import java.nio.file.Path;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/** The lifecycle behind {@link Faultbed}: one cluster per test class, reset before each test. */
+public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
+    ParameterResolver {
+  private static final Namespace NS = Namespace.create(FaultbedExtension.class);
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    Class<?> testClass = context.getRequiredTestClass();
+    Faultbed cfg = testClass.getAnnotation(Faultbed.class);
+    ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb())
+        .withContainerMemoryMb(cfg.containerMemoryMb());
+    for (String kv : cfg.hadoop()) {
+      int eq = kv.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("@Faultbed hadoop: expected key=value, got '" + kv + "'");
+      }
+      spec = spec.withHadoop(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+    }
+    MiniCluster cluster = MiniCluster.start(spec);
+    var store = context.getStore(NS);
+    store.put("cluster", cluster);
+    store.put("recorder", new Recorder(Path.of("target", "faultbed-records", testClass.getSimpleName())));
+    store.put("runs", new int[] {0});
+  }
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    var store = context.getParent().orElseThrow().getStore(NS);
+    int[] runs = store.get("runs", int[].class);
+    if (runs != null && runs[0]++ > 0) {
+      store.get("cluster", MiniCluster.class).reset();
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    var store = context.getStore(NS);
+    Recorder recorder = store.remove("recorder", Recorder.class);
+    MiniCluster cluster = store.remove("cluster", MiniCluster.class);
+    try {
+      if (recorder != null) {
+        recorder.writeSummary();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
+    Class<?> t = p.getParameter().getType();
+    return t == Cluster.class || t == MiniCluster.class || t == Recorder.class;
+  }
+
+  @Override
+  public Object resolveParameter(ParameterContext p, ExtensionContext e) {
+    ExtensionContext classContext = e.getTestMethod().isPresent() ? e.getParent().orElseThrow() : e;
+    var store = classContext.getStore(NS);
+    Class<?> t = p.getParameter().getType();
+    Object value = t == Recorder.class ? store.get("recorder") : store.get("cluster");
+    if (value == null) {
+      throw new ParameterResolutionException("no faultbed " + t.getSimpleName() + " for " + e.getDisplayName());
+    }
+    return value;
+  }
+}

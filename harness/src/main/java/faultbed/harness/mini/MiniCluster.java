@@ -1,0 +1,337 @@
+package faultbed.harness.mini;
+
+import faultbed.faults.Cgroup;
+import faultbed.faults.DirectoryHealer;
+import faultbed.faults.KernelBackend;
+import faultbed.faults.Ledger;
+import faultbed.faults.LedgerEntry;
+import faultbed.harness.Cluster;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.HarnessException;
+import faultbed.harness.RunSpec;
+import faultbed.harness.observe.RunExecutor;
+import faultbed.harness.observe.RunListener;
+import faultbed.results.RunRecord;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.NodeState;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.MiniYARNCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.awaitility.Awaitility;
+
+/**
+ * The in-process backend: MiniDFSCluster plus MiniMRYarnCluster in this JVM, with every container
+ * of node i in cgroup {@code faultbed/<owner>/node-i}. Crashed nodes are brought back between runs
+ * by a fresh NodeManager in the same slot, which is much faster than rebuilding the cluster (see
+ * the benchmarks file).
+ */
+public final class MiniCluster implements Cluster {
+  private static final String JOIN_SCRIPT = String.join("\n",
+      "#!/bin/sh",
+      "# faultbed: join this node's cgroups, then become the container's launch command",
+      "while [ \"$1\" != \"--\" ]; do echo $$ > \"$1\" || exit 97; shift; done",
+      "shift",
+      "exec \"$@\"",
+      "");
+
+  private final ClusterSpec spec;
+  private final Ledger ledger;
+  private final Path workDir;
+  private final Path joinScript;
+  private final Cgroup instanceGroup;
+  private final MiniDFSCluster dfs;
+  private final MiniMRYarnCluster mr;
+  private final List<MiniNode> nodes = new ArrayList<>();
+  private final ResourceTrackerLink rmLink;
+  private volatile RunListener listener = RunListener.NONE;
+  private boolean closed;
+
+  private MiniCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
+    this.spec = spec;
+    this.ledger = ledger;
+    this.workDir = workDir;
+    this.joinScript = workDir.resolve("join-cgroup.sh");
+    Files.writeString(joinScript, JOIN_SCRIPT);
+    this.instanceGroup = Cgroup.of(ledger.owner()).create();
+    ledger.record(LedgerEntry.cgroup(instanceGroup, "cluster"));
+
+    Configuration conf = configure(spec, workDir);
+    dfs = new MiniDFSCluster.Builder(conf, workDir.resolve("dfs").toFile())
+        .numDataNodes(spec.nodes()).build();
+    dfs.waitActive();
+    conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
+    System.setProperty("test.build.data", workDir.resolve("yarn").toString());
+    mr = new MiniMRYarnCluster("faultbed", spec.nodes());
+    mr.init(conf);
+    mr.start();
+    rmLink = new ResourceTrackerLink(resourceManager());
+    for (int i = 0; i < spec.nodes(); i++) {
+      Cgroup g = Cgroup.of(ledger.owner() + "/node-" + i).create();
+      MiniNode node = new MiniNode(i, g, mr.getNodeManager(i), rmLink);
+      attachExecutor(node, mr.getNodeManager(i));
+      nodes.add(node);
+    }
+  }
+
+  /**
+   * Starts a cluster. Before anything else it heals what dead faultbed processes left on this
+   * machine (containers in their cgroups, working folders) and reports each item to {@code log}.
+   */
+  public static MiniCluster start(ClusterSpec spec, Consumer<String> log) {
+    KernelBackend.require();
+    for (String healed : Ledger.healOrphans()) {
+      log.accept("healed leftover: " + healed);
+    }
+    Ledger ledger = Ledger.open();
+    Path work = workRoot().resolve(ledger.owner());
+    try {
+      Files.createDirectories(work);
+      ledger.record(DirectoryHealer.entry(work, "cluster"));
+      return new MiniCluster(spec, ledger, work);
+    } catch (IOException e) {
+      ledger.close();
+      throw new UncheckedIOException("cannot start the mini cluster in " + work, e);
+    } catch (RuntimeException e) {
+      ledger.close();
+      throw e;
+    }
+  }
+
+  public static MiniCluster start(ClusterSpec spec) {
+    return start(spec, line -> System.err.println("faultbed: " + line));
+  }
+
+  /** Where cluster working folders go: disk, not tmpfs, since HDFS blocks live there. */
+  static Path workRoot() {
+    return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/faultbed"));
+  }
+
+  /**
+   * faultbed's defaults: small containers so eight fit on two cores, prompt kills on stop, and
+   * every setting of the spec on top.
+   */
+  static Configuration configure(ClusterSpec spec, Path workDir) {
+    Configuration conf = new PinnedExecutorConfiguration();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, workDir.resolve("dfs").toString());
+    conf.setInt("dfs.replication", 1);
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, spec.nodeMemoryMb());
+    conf.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeMemoryMb());
+    conf.setInt(YarnConfiguration.NM_VCORES, spec.nodeVcores());
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    int mb = spec.containerMemoryMb();
+    String heap = "-Xmx" + (mb * 3 / 4) + "m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    conf.setInt("mapreduce.map.memory.mb", mb);
+    conf.setInt("mapreduce.reduce.memory.mb", mb);
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", mb);
+    conf.set("mapreduce.map.java.opts", heap);
+    conf.set("mapreduce.reduce.java.opts", heap);
+    conf.set("yarn.app.mapreduce.am.command-opts", heap);
+    conf.setBoolean("mapreduce.jvm.add-opens-as-default", true);
+    conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
+    conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
+    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.5f);
+    conf.setBoolean("mapreduce.map.speculative", false);
+    conf.setBoolean("mapreduce.reduce.speculative", false);
+    // containers must find java where the harness runs it
+    conf.set("yarn.nodemanager.admin-env", "JAVA_HOME=" + System.getProperty("java.home"));
+    spec.hadoop().forEach(conf::set);
+    return conf;
+  }
+
+  private void attachExecutor(MiniNode node, NodeManager nm) {
+    List<String> procs = node.group().procsFiles().stream().map(Path::toString).toList();
+    MiniNode.executor(nm).joinCgroupOnLaunch(joinScript.toString(), procs);
+  }
+
+  /** Where progress of the next runs is reported. */
+  public MiniCluster listen(RunListener l) {
+    this.listener = l == null ? RunListener.NONE : l;
+    return this;
+  }
+
+  public String owner() {
+    return ledger.owner();
+  }
+
+  public Ledger ledger() {
+    return ledger;
+  }
+
+  @Override
+  public ClusterSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public List<MiniNode> nodes() {
+    return Collections.unmodifiableList(nodes);
+  }
+
+  @Override
+  public Configuration configuration() {
+    return new Configuration(mr.getConfig());
+  }
+
+  public ResourceManager resourceManager() {
+    return mr.getResourceManager();
+  }
+
+  @Override
+  public Map<String, String> nodeStates() {
+    Map<String, String> states = new HashMap<>();
+    var ctx = resourceManager().getRMContext();
+    for (RMNode n : ctx.getInactiveRMNodes().values()) {
+      states.put(n.getNodeID().toString(), n.getState().name());
+    }
+    for (RMNode n : ctx.getRMNodes().values()) {
+      states.put(n.getNodeID().toString(), n.getState().name());
+    }
+    return states;
+  }
+
+  @Override
+  public RunRecord.ClusterInfo info() {
+    return new RunRecord.ClusterInfo("mini", spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
+  }
+
+  @Override
+  public RunRecord run(RunSpec run) {
+    return new RunExecutor(this, listener).execute(run);
+  }
+
+  /**
+   * Brings every node that is down back with a fresh NodeManager (the RM is made to forget the
+   * dead one first), kills any container left from the last run, and waits until the RM sees all
+   * nodes RUNNING with nothing allocated.
+   */
+  @Override
+  public void reset() {
+    for (MiniNode node : nodes) {
+      if (!node.isUp()) {
+        node.awaitStopped();
+        var oldId = node.nodeManager().getNMContext().getNodeId();
+        if (NodeState.RUNNING.name().equals(nodeStates().get(oldId.toString()))) {
+          rmLink.expire(oldId);
+        }
+        NodeManager fresh = startReplacement(node.index(), node.generation() + 1);
+        attachExecutor(node, fresh);
+        node.replace(fresh);
+        setNodeManagerSlot(node.index(), fresh);
+      }
+      node.group().killAll(Duration.ofSeconds(10));
+    }
+    Awaitility.await("all nodes RUNNING and idle").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(100)).until(this::allNodesRunningAndIdle);
+  }
+
+  private boolean allNodesRunningAndIdle() {
+    var ctx = resourceManager().getRMContext();
+    for (MiniNode node : nodes) {
+      RMNode n = ctx.getRMNodes().get(node.nodeManager().getNMContext().getNodeId());
+      if (n == null || n.getState() != NodeState.RUNNING) {
+        return false;
+      }
+      if (!ctx.getScheduler().getSchedulerNode(n.getNodeID()).getCopiedListOfRunningContainers().isEmpty()) {
+        return false;
+      }
+      if (!node.nodeManager().getNMContext().getContainers().isEmpty()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A NodeManager built the way MiniYARNCluster builds its own, in-process link to the RM included. */
+  private NodeManager startReplacement(int index, int generation) {
+    try {
+      Class<?> cls = Class.forName(MiniYARNCluster.class.getName() + "$ShortCircuitedNodeManager");
+      Constructor<?> ctor = cls.getDeclaredConstructor(MiniYARNCluster.class);
+      ctor.setAccessible(true);
+      NodeManager nm = (NodeManager) ctor.newInstance(mr);
+      Configuration config = new YarnConfiguration(mr.getConfig());
+      config.set(YarnConfiguration.NM_LOCAL_DIRS, dirs("local", index, generation, 4));
+      config.set(YarnConfiguration.NM_LOG_DIRS, dirs("log", index, generation, 4));
+      String host = MiniYARNCluster.getHostname();
+      config.set(YarnConfiguration.NM_ADDRESS, host + ":0");
+      config.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, host + ":0");
+      config.set(YarnConfiguration.NM_WEBAPP_ADDRESS, host + ":0");
+      config.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, host + ":0");
+      config.setBoolean(YarnConfiguration.NM_ENABLE_HARDWARE_CAPABILITY_DETECTION, false);
+      config.setBoolean(YarnConfiguration.NM_CONTAINER_MONITOR_ENABLED, false);
+      config.setLong(YarnConfiguration.NM_RESOURCE_MON_INTERVAL_MS, 0);
+      config.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeMemoryMb());
+      config.setInt("mapreduce.shuffle.port", 0);
+      nm.init(config);
+      nm.start();
+      return nm;
+    } catch (ReflectiveOperationException e) {
+      throw new HarnessException("cannot build a replacement NodeManager for node " + index, e);
+    }
+  }
+
+  private String dirs(String type, int index, int generation, int count) {
+    List<String> list = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      File d = workDir.resolve("nodes").resolve("nm-" + index + "-g" + generation + "-" + type + "_" + i).toFile();
+      if (!d.mkdirs() && !d.isDirectory()) {
+        throw new HarnessException("cannot create " + d);
+      }
+      list.add(d.getAbsolutePath());
+    }
+    return String.join(",", list);
+  }
+
+  /** So that stopping the MiniYARNCluster stops the replacement too. */
+  private void setNodeManagerSlot(int index, NodeManager nm) {
+    try {
+      Field f = MiniYARNCluster.class.getDeclaredField("nodeManagers");
+      f.setAccessible(true);
+      ((NodeManager[]) f.get(mr))[index] = nm;
+    } catch (ReflectiveOperationException e) {
+      throw new HarnessException("cannot register the replacement NodeManager of node " + index, e);
+    }
+  }
+
+  /**
+   * Kills every container first (nothing of a run survives the cluster), stops the NodeManagers
+   * in parallel (each waits on its own log handler), then the rest, then heals the ledger.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      for (MiniNode n : nodes) {
+        n.group().killAll(Duration.ofSeconds(10));
+      }
+      CompletableFuture.allOf(nodes.stream()
+          .map(n -> CompletableFuture.runAsync(() -> n.nodeManager().stop()))
+          .toArray(CompletableFuture[]::new)).join();
+      mr.stop();
+      dfs.shutdown();
+    } finally {
+      ledger.close();
+    }
+  }
+}

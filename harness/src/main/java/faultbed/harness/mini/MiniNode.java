@@ -1,0 +1,237 @@
+package faultbed.harness.mini;
+
+import faultbed.faults.Cgroup;
+import faultbed.harness.HarnessException;
+import faultbed.harness.Node;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import org.apache.hadoop.ipc.Server;
+import org.apache.hadoop.mapred.ShuffleHandler;
+import org.apache.hadoop.yarn.api.records.ContainerId;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManagerImpl;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
+
+/** A NodeManager slot of the mini cluster, with its cgroup; see {@link Node}. */
+public final class MiniNode implements Node {
+  private final int index;
+  private final Cgroup cgroup;
+  private final ResourceTrackerLink rm;
+  private volatile NodeManager nm;
+  private volatile int generation;
+  private volatile boolean up = true;
+  private volatile CompletableFuture<Void> stopping = CompletableFuture.completedFuture(null);
+
+  MiniNode(int index, Cgroup cgroup, NodeManager nm, ResourceTrackerLink rm) {
+    this.index = index;
+    this.rm = rm;
+    this.cgroup = cgroup;
+    this.nm = nm;
+  }
+
+  @Override
+  public int index() {
+    return index;
+  }
+
+  /** How many times this slot has been given a fresh NodeManager. */
+  public int generation() {
+    return generation;
+  }
+
+  NodeManager nodeManager() {
+    return nm;
+  }
+
+  void replace(NodeManager fresh) {
+    this.nm = fresh;
+    this.generation++;
+    this.up = true;
+  }
+
+  @Override
+  public String nodeId() {
+    return nm.getNMContext().getNodeId().toString();
+  }
+
+  @Override
+  public int shufflePort() {
+    try {
+      var meta = nm.getNMContext().getAuxServices().getMetaData()
+          .get(ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID);
+      return ShuffleHandler.deserializeMetaData(meta.duplicate());
+    } catch (IOException | NullPointerException e) {
+      throw new HarnessException("node " + index + " has no shuffle port (aux service not running)", e);
+    }
+  }
+
+  @Override
+  public List<String> localDirs() {
+    return List.of(nm.getConfig().getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS));
+  }
+
+  @Override
+  public List<String> logDirs() {
+    return List.of(nm.getConfig().getTrimmedStrings(YarnConfiguration.NM_LOG_DIRS));
+  }
+
+  @Override
+  public Set<Long> containerPids() {
+    Set<Long> pids = new TreeSet<>();
+    for (ContainerId id : nm.getNMContext().getContainers().keySet()) {
+      String pid = nm.getNMContext().getContainerExecutor().getProcessId(id);
+      if (pid != null && !pid.isBlank()) {
+        pids.add(Long.parseLong(pid.trim()));
+      }
+    }
+    return pids;
+  }
+
+  @Override
+  public Set<Long> processes() {
+    return cgroup.pids();
+  }
+
+  @Override
+  public String cgroup() {
+    return cgroup.path();
+  }
+
+  Cgroup group() {
+    return cgroup;
+  }
+
+  @Override
+  public boolean isUp() {
+    return up;
+  }
+
+  /**
+   * Task attempts whose containers this node runs, read from the containers' launch commands
+   * (YarnChild is started with its attempt id as an argument).
+   */
+  @Override
+  public List<String> runningAttempts() {
+    List<String> attempts = new ArrayList<>();
+    for (Container c : nm.getNMContext().getContainers().values()) {
+      if (c.getLaunchContext() == null) {
+        continue;
+      }
+      for (String cmd : c.getLaunchContext().getCommands()) {
+        for (String word : cmd.split("\\s+")) {
+          if (word.startsWith("attempt_")) {
+            attempts.add(word);
+          }
+        }
+      }
+    }
+    return attempts;
+  }
+
+  /**
+   * A crash as a dead machine looks to the rest of the cluster: the RM is never told (heartbeats
+   * just stop), the container manager stops answering, the shuffle port closes (peers get RST),
+   * every container process dies at once, and nothing new launches. The NodeManager's own
+   * shutdown then runs in the background, and the cgroup is swept again after it.
+   *
+   * @return what the injection observed, for the run record
+   */
+  @Override
+  public Map<String, String> crash() {
+    long t0 = System.nanoTime();
+    Map<String, String> detail = new LinkedHashMap<>();
+    int port = shufflePort();
+    NodeManager victim = nm;
+    up = false;
+    executor(victim).refuseLaunches();
+    victim.getNodeStatusUpdater().stop();
+    stopRpcServer(victim);
+    victim.getNMContext().getAuxServices().stop();
+    detail.put("shufflePortClosedAfterMs", Long.toString(waitClosed(port, t0)));
+    Set<Long> killed = cgroup.killAll(Duration.ofSeconds(5));
+    detail.put("processesKilled", Integer.toString(killed.size()));
+    detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
+    stopping = CompletableFuture.runAsync(() -> {
+      victim.stop();
+      cgroup.killAll(Duration.ofSeconds(5)); // containers launched in the last moments before the crash
+    });
+    return detail;
+  }
+
+  /**
+   * A graceful stop: the NodeManager kills its containers and tells the RM it is leaving, as on
+   * a decommission or a clean shutdown. Compare with {@link #crash()}.
+   */
+  @Override
+  public Map<String, String> stopGracefully() {
+    long t0 = System.nanoTime();
+    Map<String, String> detail = new LinkedHashMap<>();
+    NodeManager victim = nm;
+    String nodeId = nodeId();
+    up = false;
+    executor(victim).refuseLaunches();
+    rm.unregister(victim.getNMContext().getNodeId());
+    victim.stop();
+    Set<Long> killed = cgroup.killAll(Duration.ofSeconds(5));
+    detail.put("nodeId", nodeId);
+    detail.put("stoppedAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
+    detail.put("processesLeftAfterStop", Integer.toString(killed.size()));
+    return detail;
+  }
+
+  /** Waits for a background shutdown started by a crash. */
+  void awaitStopped() {
+    stopping.join();
+  }
+
+  static NodeContainerExecutor executor(NodeManager nm) {
+    if (!(nm.getNMContext().getContainerExecutor() instanceof NodeContainerExecutor e)) {
+      throw new HarnessException("NodeManager does not run faultbed's container executor");
+    }
+    return e;
+  }
+
+  private static void stopRpcServer(NodeManager nm) {
+    try {
+      ContainerManagerImpl cm = (ContainerManagerImpl) nm.getNMContext().getContainerManager();
+      Field f = ContainerManagerImpl.class.getDeclaredField("server");
+      f.setAccessible(true);
+      Server server = (Server) f.get(cm);
+      if (server != null) {
+        server.stop();
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new HarnessException("cannot stop the container manager's RPC server", e);
+    }
+  }
+
+  /** Milliseconds after {@code t0} at which the port first refused a connection (bounded wait). */
+  private static long waitClosed(int port, long t0) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      } catch (IOException refused) {
+        return (System.nanoTime() - t0) / 1_000_000;
+      }
+      Thread.onSpinWait();
+    }
+    throw new HarnessException("shuffle port " + port + " still accepts connections 5 s after the crash");
+  }
+
+  @Override
+  public String toString() {
+    return "node " + index + " (" + nodeId() + ")";
+  }
+}

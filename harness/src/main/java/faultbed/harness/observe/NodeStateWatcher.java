@@ -1,0 +1,73 @@
+package faultbed.harness.observe;
+
+import faultbed.results.RunRecord.NodeTransition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Polls the ResourceManager's node states every 50 ms and keeps each change with its time, so a
+ * node's LOST is placed within the poll interval of when the RM decided it.
+ */
+final class NodeStateWatcher implements AutoCloseable {
+  static final long POLL_MS = 50;
+
+  private final Supplier<Map<String, String>> states;
+  private final Map<String, Integer> indexOf;
+  private final LongSupplier nowMs;
+  private final List<NodeTransition> transitions = new ArrayList<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  NodeStateWatcher(Supplier<Map<String, String>> states, Map<String, Integer> indexOf, LongSupplier nowMs) {
+    this.states = states;
+    this.indexOf = indexOf;
+    this.nowMs = nowMs;
+    this.thread = new Thread(this::loop, "faultbed-node-states");
+    this.thread.setDaemon(true);
+    this.thread.start();
+  }
+
+  private void loop() {
+    Map<String, String> last = new HashMap<>(states.get());
+    while (running) {
+      Map<String, String> now = states.get();
+      long t = nowMs.getAsLong();
+      for (var e : now.entrySet()) {
+        String before = last.get(e.getKey());
+        if (!e.getValue().equals(before)) {
+          synchronized (transitions) {
+            transitions.add(new NodeTransition(indexOf.getOrDefault(e.getKey(), -1), e.getKey(),
+                before, e.getValue(), t));
+          }
+        }
+      }
+      last = new HashMap<>(now);
+      try {
+        Thread.sleep(POLL_MS);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  List<NodeTransition> transitions() {
+    synchronized (transitions) {
+      return List.copyOf(transitions);
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    thread.interrupt();
+    try {
+      thread.join(2000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

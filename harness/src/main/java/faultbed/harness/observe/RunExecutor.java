@@ -1,0 +1,383 @@
+package faultbed.harness.observe;
+
+import faultbed.harness.Cluster;
+import faultbed.harness.HarnessException;
+import faultbed.harness.Node;
+import faultbed.harness.RunSpec;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline.Step;
+import faultbed.harness.timeline.Trigger;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.FaultEvent;
+import faultbed.results.RunRecord.NodeInfo;
+import faultbed.results.RunRecord.NodeTransition;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.TaskReport;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
+import org.apache.hadoop.mapred.TIPStatus;
+
+/**
+ * Runs one workload under one fault timeline on a cluster and turns what happened into a
+ * {@link RunRecord}: submit, fire each fault when its trigger and target are ready, watch the
+ * job and the RM's node states, then read the history file and the reducers' shuffle logs.
+ */
+public final class RunExecutor {
+  private static final long POLL_MS = 100;
+
+  /** Settings recorded in every run whether the scenario set them or not: the ones faults interact with. */
+  static final List<String> RECORDED_SETTINGS = List.of(
+      "yarn.nm.liveness-monitor.expiry-interval-ms",
+      "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
+      "yarn.client.nodemanager-connect.max-wait-ms",
+      "yarn.client.nodemanager-connect.retry-interval-ms",
+      "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms",
+      "mapreduce.reduce.shuffle.connect.timeout",
+      "mapreduce.reduce.shuffle.read.timeout",
+      "mapreduce.reduce.shuffle.retry-delay.max.ms",
+      "mapreduce.reduce.shuffle.maxfetchfailures",
+      "mapreduce.reduce.shuffle.max-host-failures",
+      "mapreduce.reduce.shuffle.max-fetch-failures-notifications",
+      "mapreduce.reduce.shuffle.max-fetch-failures-fraction",
+      "mapreduce.reduce.shuffle.notify.readerror",
+      "mapreduce.task.timeout",
+      "mapreduce.map.maxattempts",
+      "mapreduce.reduce.maxattempts",
+      "mapreduce.am.max-attempts",
+      "mapreduce.map.speculative",
+      "mapreduce.reduce.speculative",
+      "yarn.app.mapreduce.am.job.speculator.class",
+      "yarn.app.mapreduce.am.job.task.estimator.class",
+      "mapreduce.job.reduce.slowstart.completedmaps",
+      "mapreduce.map.memory.mb",
+      "mapreduce.reduce.memory.mb",
+      "yarn.app.mapreduce.am.resource.mb",
+      "yarn.nodemanager.resource.memory-mb",
+      "dfs.replication");
+
+  private final Cluster cluster;
+  private final RunListener listener;
+
+  public RunExecutor(Cluster cluster, RunListener listener) {
+    this.cluster = cluster;
+    this.listener = listener;
+  }
+
+  /** One armed step of the timeline and what became of it. */
+  private static final class Armed {
+    final int order;
+    final Step step;
+    final Long scheduledMs;
+    volatile boolean queued;
+    volatile Integer node;
+    volatile Long injectedMs;
+    volatile Map<String, String> detail = Map.of();
+    volatile String error;
+
+    Armed(int order, Step step, Long scheduledMs) {
+      this.order = order;
+      this.step = step;
+      this.scheduledMs = scheduledMs;
+    }
+  }
+
+  public RunRecord execute(RunSpec spec) {
+    String startedAt = Instant.now().toString();
+    Configuration conf = cluster.configuration();
+    try {
+      listener.phase("preparing data");
+      FileSystem fs = FileSystem.get(conf);
+      org.apache.hadoop.fs.Path dataRoot = new org.apache.hadoop.fs.Path("/faultbed/data");
+      long inputBytes = spec.workload().prepare(fs, dataRoot, spec.dataSeed());
+      org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(
+          "/faultbed/out/" + spec.runId() + "-" + System.nanoTime());
+      Job job = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output);
+      job.setJobName(job.getJobName() + " " + spec.scenario() + "/" + spec.runId());
+
+      List<Node> nodes = List.copyOf(cluster.nodes());
+      Map<Integer, Integer> nodeByPort = new HashMap<>();
+      Map<String, Integer> nodeById = new HashMap<>();
+      Map<Integer, List<String>> logDirs = new TreeMap<>();
+      List<NodeInfo> nodeInfos = new ArrayList<>();
+      for (Node n : nodes) {
+        nodeByPort.put(n.shufflePort(), n.index());
+        nodeByPort.put(Integer.parseInt(n.nodeId().substring(n.nodeId().lastIndexOf(':') + 1)), n.index());
+        nodeById.put(n.nodeId(), n.index());
+        logDirs.put(n.index(), n.logDirs());
+        nodeInfos.add(new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
+            n.cgroup(), null));
+      }
+
+      Random rng = new Random(spec.seed());
+      List<Armed> armed = new ArrayList<>();
+      for (Step s : spec.timeline().steps()) {
+        Long scheduled = null;
+        if (s.trigger() instanceof Trigger.At at) {
+          scheduled = at.offset().toMillis();
+        } else if (s.trigger() instanceof Trigger.Uniform u) {
+          scheduled = u.from().toMillis()
+              + (long) (rng.nextDouble() * (u.to().toMillis() - u.from().toMillis()));
+        }
+        armed.add(new Armed(armed.size(), s, scheduled));
+      }
+
+      Observed observed = new Observed();
+      ScheduledExecutorService injector = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "faultbed-injector");
+        t.setDaemon(true);
+        return t;
+      });
+      long t0 = System.nanoTime();
+      long submitEpoch = System.currentTimeMillis();
+      java.util.function.LongSupplier nowMs = () -> (System.nanoTime() - t0) / 1_000_000;
+      RunRecord.JobOutcome outcome;
+      List<NodeTransition> transitions;
+      List<String> notes = new ArrayList<>();
+      try (NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs)) {
+        listener.phase("running");
+        job.submit();
+        for (Armed a : armed) {
+          if (a.scheduledMs != null) {
+            a.queued = true;
+            long delayNanos = a.scheduledMs * 1_000_000 - (System.nanoTime() - t0);
+            injector.schedule(() -> fire(a, armed, observed, rng, nowMs, job), Math.max(0, delayNanos),
+                TimeUnit.NANOSECONDS);
+          }
+        }
+        boolean needReducers = armed.stream().anyMatch(a -> a.step.trigger() instanceof Trigger.On on
+            && on.event() instanceof JobEvent.ReducerInShuffle);
+        while (!job.isComplete()) {
+          observe(job, observed, nodeByPort, needReducers);
+          for (Armed a : armed) {
+            if (!a.queued && a.step.trigger() instanceof Trigger.On on && happened(on.event(), observed)) {
+              a.queued = true;
+              injector.execute(() -> fire(a, armed, observed, rng, nowMs, job));
+            }
+          }
+          listener.progress(job.mapProgress(), job.reduceProgress());
+          Thread.sleep(POLL_MS);
+        }
+        long observedEnd = nowMs.getAsLong();
+        injector.shutdownNow();
+        injector.awaitTermination(30, TimeUnit.SECONDS);
+        listener.phase("collecting");
+        awaitNodeVerdicts(armed, nodeInfos, watcher, conf, nowMs);
+        transitions = watcher.transitions();
+        outcome = outcome(job, conf, submitEpoch, observedEnd, notes);
+      } finally {
+        injector.shutdownNow();
+      }
+
+      JobInfo history = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
+      List<AttemptRecord> attempts = HistoryReader.attempts(history, submitEpoch, nodeByPort);
+      outcome = new RunRecord.JobOutcome(outcome.jobId(), history.getJobStatus(),
+          "SUCCEEDED".equals(history.getJobStatus()), submitEpoch,
+          history.getFinishTime() > 0 ? history.getFinishTime() - submitEpoch : outcome.finishedMs(),
+          (int) history.getTotalMaps(), (int) history.getTotalReduces(), outcome.diagnostics());
+
+      Map<String, String> attemptByContainer = new HashMap<>();
+      Map<String, Integer> nodeOfAttempt = new HashMap<>();
+      for (AttemptRecord a : attempts) {
+        if (a.container() != null) {
+          attemptByContainer.put(a.container(), a.attemptId());
+        }
+        if (a.node() != null) {
+          nodeOfAttempt.put(a.attemptId(), a.node());
+        }
+      }
+      String appId = job.getJobID().toString().replace("job_", "application_");
+      var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch);
+
+      List<FaultEvent> faults = new ArrayList<>();
+      for (Armed a : armed) {
+        Map<String, String> detail = new LinkedHashMap<>(a.detail);
+        if (a.error != null) {
+          detail.put("error", a.error);
+        }
+        if (a.injectedMs == null) {
+          notes.add("fault " + a.order + " (" + a.step.fault().kind() + ") was not injected: "
+              + (a.error != null ? a.error : "the job finished first"));
+        }
+        faults.add(new FaultEvent(a.step.fault().kind(), a.node == null ? -1 : a.node,
+            a.step.fault().target().describe(), a.step.trigger().describe(), a.scheduledMs, a.injectedMs,
+            null, detail));
+      }
+      List<NodeInfo> withLost = nodeInfos.stream().map(n -> new NodeInfo(n.index(), n.nodeId(),
+          n.shufflePort(), n.localDirs(), n.logDirs(), n.cgroup(),
+          transitions.stream().filter(t -> t.nodeId().equals(n.nodeId()) && "LOST".equals(t.to()))
+              .map(NodeTransition::atMs).findFirst().orElse(null))).toList();
+
+      fs.delete(output, true);
+      return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
+          spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration()),
+          new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
+              spec.dataSeed()),
+          withLost, faults, transitions, attempts, fetchFailures, outcome, notes);
+    } catch (IOException | ClassNotFoundException e) {
+      throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new HarnessException("run " + spec.runId() + " interrupted", e);
+    }
+  }
+
+  /** What the observer has seen of the job so far; read by the injector thread. */
+  private static final class Observed {
+    volatile int mapsCompleted;
+    volatile boolean reducerRunning;
+    final Set<Integer> holders = ConcurrentHashMap.newKeySet();
+    int nextEvent;
+  }
+
+  private static void observe(Job job, Observed o, Map<Integer, Integer> nodeByPort, boolean needReducers)
+      throws IOException, InterruptedException {
+    TaskCompletionEvent[] events;
+    do {
+      events = job.getTaskCompletionEvents(o.nextEvent, 100);
+      for (TaskCompletionEvent e : events) {
+        o.nextEvent++;
+        if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
+          o.mapsCompleted++;
+          String http = e.getTaskTrackerHttp();
+          Integer node = nodeByPort.get(Integer.parseInt(http.substring(http.lastIndexOf(':') + 1)));
+          if (node != null) {
+            o.holders.add(node);
+          }
+        }
+      }
+    } while (events.length == 100);
+    if (needReducers && !o.reducerRunning) {
+      for (TaskReport r : job.getTaskReports(TaskType.REDUCE)) {
+        if (r.getCurrentStatus() == TIPStatus.RUNNING) {
+          o.reducerRunning = true;
+        }
+      }
+    }
+  }
+
+  private static boolean happened(JobEvent event, Observed o) {
+    if (event instanceof JobEvent.MapsCompleted m) {
+      return o.mapsCompleted >= m.count();
+    }
+    return event instanceof JobEvent.ReducerInShuffle && o.reducerRunning;
+  }
+
+  /** Resolves the target (waiting while no node plays the role), injects, and records the times. */
+  private void fire(Armed a, List<Armed> all, Observed o, Random rng, java.util.function.LongSupplier nowMs,
+      Job job) {
+    try {
+      Node node;
+      while ((node = resolve(a, all, o, rng)) == null) {
+        if (job.isComplete()) {
+          a.error = "no node matched '" + a.step.fault().target().describe() + "' before the job finished";
+          return;
+        }
+        Thread.sleep(20);
+      }
+      listener.phase("fault: " + a.step.fault().kind() + " node " + node.index());
+      a.node = node.index();
+      long before = nowMs.getAsLong();
+      a.detail = a.step.fault().inject(node);
+      a.injectedMs = before;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException | RuntimeException e) {
+      a.error = e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+  }
+
+  private Node resolve(Armed a, List<Armed> all, Observed o, Random rng) {
+    List<? extends Node> up = cluster.nodes().stream().filter(Node::isUp).toList();
+    List<Node> candidates = new ArrayList<>();
+    Target target = a.step.fault().target();
+    if (target instanceof Target.Index i) {
+      return cluster.node(i.index());
+    } else if (target instanceof Target.Same) {
+      Integer prev = a.order == 0 ? null : all.get(a.order - 1).node;
+      return prev == null ? null : cluster.node(prev);
+    } else if (target instanceof Target.RandomNode) {
+      candidates.addAll(up);
+    } else if (target instanceof Target.RunningReducer) {
+      up.stream().filter(n -> n.runningAttempts().stream().anyMatch(x -> x.contains("_r_")))
+          .forEach(candidates::add);
+    } else if (target instanceof Target.HoldingMapOutputs) {
+      up.stream().filter(n -> o.holders.contains(n.index())).forEach(candidates::add);
+    }
+    return candidates.isEmpty() ? null : candidates.get(rng.nextInt(candidates.size()));
+  }
+
+  /**
+   * A crashed node goes LOST only at liveness expiry, often after the job is done; a stopped one
+   * goes SHUTDOWN at once. Waits (bounded by expiry plus one check interval) so the record holds
+   * the RM's verdict on every node a fault hit.
+   */
+  private void awaitNodeVerdicts(List<Armed> armed, List<NodeInfo> nodes, NodeStateWatcher watcher,
+      Configuration conf, java.util.function.LongSupplier nowMs) throws InterruptedException {
+    long expiry = conf.getLong("yarn.nm.liveness-monitor.expiry-interval-ms", 600_000);
+    for (Armed a : armed) {
+      if (a.injectedMs == null || a.node == null) {
+        continue;
+      }
+      String expected = a.step.fault() instanceof NodeCrash ? "LOST"
+          : a.step.fault() instanceof NodeStop ? "SHUTDOWN" : null;
+      if (expected == null) {
+        continue;
+      }
+      String id = nodes.get(a.node).nodeId();
+      long deadline = a.injectedMs + expiry + expiry / 3 + 5_000;
+      if (expiry > 120_000) {
+        continue; // with Hadoop's 10-minute default, waiting is not worth the run time
+      }
+      listener.phase("waiting for the RM to mark node " + a.node + " " + expected);
+      while (nowMs.getAsLong() < deadline && watcher.transitions().stream()
+          .noneMatch(t -> t.nodeId().equals(id) && expected.equals(t.to()))) {
+        Thread.sleep(NodeStateWatcher.POLL_MS);
+      }
+    }
+  }
+
+  private static RunRecord.JobOutcome outcome(Job job, Configuration conf, long submitEpoch, long observedEnd,
+      List<String> notes) throws IOException, InterruptedException {
+    JobStatus status = job.getStatus();
+    String diagnostics = status.getFailureInfo();
+    return new RunRecord.JobOutcome(job.getJobID().toString(), status.getState().name(),
+        status.getState() == JobStatus.State.SUCCEEDED, submitEpoch, observedEnd,
+        conf.getInt("mapreduce.job.maps", 0), job.getNumReduceTasks(),
+        diagnostics == null || diagnostics.isBlank() ? null : diagnostics);
+  }
+
+  private static Map<String, String> settingsInForce(Configuration jobConf) {
+    JobConf c = new JobConf(jobConf);
+    Map<String, String> out = new TreeMap<>();
+    for (String k : RECORDED_SETTINGS) {
+      String v = c.get(k);
+      out.put(k, v == null ? "(unset)" : v);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,21 @@
+package faultbed.harness.timeline;
+
+import faultbed.harness.Node;
+import java.util.Map;
+
+/** A graceful NodeManager shutdown: containers killed and the RM told at once. Compare with {@link NodeCrash}. */
+public record NodeStop(Target target) implements Fault {
+  public static NodeStop on(Target target) {
+    return new NodeStop(target);
+  }
+
+  @Override
+  public String kind() {
+    return "stop";
+  }
+
+  @Override
+  public Map<String, String> inject(Node node) {
+    return node.stopGracefully();
+  }
+}

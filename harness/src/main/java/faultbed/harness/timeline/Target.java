@@ -1,0 +1,71 @@
+package faultbed.harness.timeline;
+
+/**
+ * Which node a fault hits, decided when it fires. Role targets wait until some node plays the
+ * role; a seeded choice among several candidates uses the run's random stream.
+ */
+public sealed interface Target {
+  String describe();
+
+  static Target node(int index) {
+    return new Index(index);
+  }
+
+  static Target randomNode() {
+    return new RandomNode();
+  }
+
+  static Target runningReducer() {
+    return new RunningReducer();
+  }
+
+  static Target holdingMapOutputs() {
+    return new HoldingMapOutputs();
+  }
+
+  /** The node the previous fault of the timeline hit (e.g. RST suppression on the crashed node). */
+  static Target same() {
+    return new Same();
+  }
+
+  record Index(int index) implements Target {
+    public Index {
+      if (index < 0) {
+        throw new IllegalArgumentException("node: expected an index of 0 or more, got " + index);
+      }
+    }
+
+    @Override
+    public String describe() {
+      return "node " + index;
+    }
+  }
+
+  record RandomNode() implements Target {
+    @Override
+    public String describe() {
+      return "random node";
+    }
+  }
+
+  record RunningReducer() implements Target {
+    @Override
+    public String describe() {
+      return "a node running a reducer";
+    }
+  }
+
+  record HoldingMapOutputs() implements Target {
+    @Override
+    public String describe() {
+      return "a node holding finished map outputs";
+    }
+  }
+
+  record Same() implements Target {
+    @Override
+    public String describe() {
+      return "same node as the previous fault";
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package faultbed.results;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A folder of run records: one {@code <runId>.json} per run, written atomically (temp file and
+ * rename) so a crash never leaves half a record, plus {@code summary.json}.
+ */
+public final class RecordStore {
+  public static final String SUMMARY = "summary.json";
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(SerializationFeature.INDENT_OUTPUT)
+      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  private final Path dir;
+
+  public RecordStore(Path dir) {
+    this.dir = dir;
+  }
+
+  public Path dir() {
+    return dir;
+  }
+
+  public static ObjectMapper json() {
+    return JSON;
+  }
+
+  public Path write(RunRecord record) {
+    return writeAtomically(dir.resolve(record.runId() + ".json"), record);
+  }
+
+  public Path writeSummary(SuiteSummary summary) {
+    return writeAtomically(dir.resolve(SUMMARY), summary);
+  }
+
+  /** Every run record in the folder, in run id order. */
+  public List<RunRecord> readAll() {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(p -> p.toString().endsWith(".json"))
+          .filter(p -> !p.getFileName().toString().equals(SUMMARY))
+          .sorted(Comparator.comparing(Path::toString))
+          .map(RecordStore::read).toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+
+  public static RunRecord read(Path file) {
+    try {
+      return JSON.readValue(file.toFile(), RunRecord.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read run record " + file, e);
+    }
+  }
+
+  private Path writeAtomically(Path target, Object value) {
+    try {
+      Files.createDirectories(dir);
+      Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+      JSON.writeValue(tmp.toFile(), value);
+      try {
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + target, e);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package faultbed.results;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything one run of a workload under a fault timeline left behind, saved before any analysis so
+ * it can be re-analysed later without a cluster. Times ending in {@code Ms} are milliseconds since
+ * job submission on the harness's monotonic clock unless the name says epoch.
+ */
+public record RunRecord(
+    int schemaVersion,
+    String runId,
+    String scenario,
+    String variant,
+    int runIndex,
+    long seed,
+    String startedAt,
+    ClusterInfo cluster,
+    Map<String, String> hadoop,
+    WorkloadInfo workload,
+    List<NodeInfo> nodes,
+    List<FaultEvent> faults,
+    List<NodeTransition> nodeTransitions,
+    List<AttemptRecord> attempts,
+    List<FetchFailureReport> fetchFailures,
+    JobOutcome job,
+    List<String> notes) {
+
+  public static final int SCHEMA_VERSION = 1;
+
+  public RunRecord {
+    hadoop = hadoop == null ? Map.of() : Map.copyOf(hadoop);
+    nodes = copy(nodes);
+    faults = copy(faults);
+    nodeTransitions = copy(nodeTransitions);
+    attempts = copy(attempts);
+    fetchFailures = copy(fetchFailures);
+    notes = copy(notes);
+  }
+
+  private static <T> List<T> copy(List<T> l) {
+    return l == null ? List.of() : List.copyOf(l);
+  }
+
+  /** The node with this index as it was in this run. */
+  public NodeInfo node(int index) {
+    return nodes.stream().filter(n -> n.index() == index).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("run " + runId + " has no node " + index));
+  }
+
+  /** Attempts that are not the first of their task: re-executions and speculative copies. */
+  @JsonIgnore
+  public List<AttemptRecord> reexecutedAttempts() {
+    return attempts.stream().filter(a -> a.attempt() > 0).toList();
+  }
+
+  @JsonIgnore
+  public Optional<Double> completionSeconds() {
+    return job == null || job.finishedMs() == null ? Optional.empty()
+        : Optional.of(job.finishedMs() / 1000.0);
+  }
+
+  /** The cluster as the run saw it. */
+  public record ClusterInfo(String backend, int nodes, int nodeMemoryMb, int nodeVcores) {}
+
+  /** Workload type, its parameters, and the bytes of input it read. */
+  public record WorkloadInfo(String type, Map<String, String> parameters, long inputBytes, long dataSeed) {
+    public WorkloadInfo {
+      parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
+    }
+  }
+
+  /**
+   * One NodeManager slot. {@code lostAtMs} is when the RM first reported it LOST in this run.
+   */
+  public record NodeInfo(int index, String nodeId, int shufflePort, List<String> localDirs,
+      List<String> logDirs, String cgroup, Long lostAtMs) {
+    public NodeInfo {
+      localDirs = localDirs == null ? List.of() : List.copyOf(localDirs);
+      logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);
+    }
+
+    @JsonIgnore
+    public Optional<Long> lostAt() {
+      return Optional.ofNullable(lostAtMs);
+    }
+  }
+
+  /**
+   * One fault as scheduled and as it happened. {@code scheduledMs} is null for event triggers
+   * (there is no time until the event occurs); {@code detail} holds what the injection observed.
+   */
+  public record FaultEvent(String kind, int node, String target, String trigger, Long scheduledMs,
+      Long injectedMs, Long healedMs, Map<String, String> detail) {
+    public FaultEvent {
+      detail = detail == null ? Map.of() : Map.copyOf(detail);
+    }
+  }
+
+  /** A change of a node's state as the ResourceManager reported it. */
+  public record NodeTransition(int node, String nodeId, String from, String to, long atMs) {}
+
+  /** One task attempt, from the job history file. Times are null when the attempt never reached them. */
+  public record AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node,
+      String host, String container, Long startMs, Long finishMs, Long mapFinishMs,
+      Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error) {}
+
+  /** A reducer telling the AM it could not fetch a map's output (from the reducer's shuffle log). */
+  public record FetchFailureReport(long atMs, String reduceAttempt, Integer reduceNode,
+      String mapAttempt, Integer mapNode) {}
+
+  /** How the job ended. {@code finishedMs} is its completion time: submission to finish. */
+  public record JobOutcome(String jobId, String state, boolean succeeded, long submittedEpochMs,
+      Long finishedMs, int maps, int reduces, String diagnostics) {}
+}
