@@ -173,7 +173,9 @@ public final class Ledger implements AutoCloseable {
         live.add(p.owner());
         continue;
       }
-      for (LedgerEntry e : p.entries()) {
+      List<LedgerEntry> newestFirst = new ArrayList<>(p.entries());
+      java.util.Collections.reverse(newestFirst);
+      for (LedgerEntry e : newestFirst) {
         String what = healer(e).heal(e);
         if (what != null) {
           done.add(what + " (left by dead process " + p.pid() + ")");

@@ -44,7 +44,11 @@ public final class FaultbedCli implements Runnable {
   }
 
   public static int execute(String... args) {
-    CommandLine cli = new CommandLine(new FaultbedCli());
+    return execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+  }
+
+  public static int execute(PrintWriter out, PrintWriter err, String... args) {
+    CommandLine cli = new CommandLine(new FaultbedCli()).setOut(out).setErr(err);
     // one line, not a usage screen, for a bad argument
     cli.setParameterExceptionHandler((ex, a) -> {
       ex.getCommandLine().getErr().println("faultbed: " + ex.getMessage()

@@ -80,6 +80,18 @@ public final class RunExecutor {
       "yarn.nodemanager.resource.memory-mb",
       "dfs.replication");
 
+  /** Values Hadoop uses in code when a key is in no default file, so the record shows what was in force. */
+  private static final Map<String, String> BUILT_IN = Map.of(
+      "mapreduce.reduce.shuffle.maxfetchfailures", "10",
+      "mapreduce.reduce.shuffle.max-host-failures", "5",
+      "mapreduce.reduce.shuffle.max-fetch-failures-notifications", "3",
+      "mapreduce.reduce.shuffle.max-fetch-failures-fraction", "0.5",
+      "mapreduce.reduce.shuffle.notify.readerror", "true",
+      "yarn.app.mapreduce.am.job.speculator.class",
+      "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator",
+      "yarn.app.mapreduce.am.job.task.estimator.class",
+      "org.apache.hadoop.mapreduce.v2.app.speculate.LegacyTaskRuntimeEstimator");
+
   private final Cluster cluster;
   private final RunListener listener;
 
@@ -376,7 +388,7 @@ public final class RunExecutor {
     Map<String, String> out = new TreeMap<>();
     for (String k : RECORDED_SETTINGS) {
       String v = c.get(k);
-      out.put(k, v == null ? "(unset)" : v);
+      out.put(k, v != null ? v : BUILT_IN.getOrDefault(k, "(unset)"));
     }
     return out;
   }

@@ -1,0 +1,98 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import faultbed.faults.Cgroup;
+import faultbed.faults.KernelBackend;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.mini.MiniCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The harness JVM dies by SIGKILL while a job runs: its container JVMs survive as orphans (they
+ * are separate processes), and the next harness start must find and end them, and say so.
+ */
+class HarnessKilledMidRunTest {
+  private static final String SCENARIO = """
+      { "name": "killed", "cluster": { "nodes": 2 },
+        "workload": { "type": "synthetic", "maps": 2, "reduces": 1, "mapTime": "120s", "reduceTime": "1s" },
+        "runs": 1 }
+      """;
+
+  /** Container JVMs (task or AM) living in a cgroup of the given harness owner prefix. */
+  static List<Long> containerJvmsOf(String ownerPrefix) {
+    List<Long> out = new ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> {
+      String cmd = p.info().commandLine().orElse("");
+      if (!cmd.contains("YarnChild") && !cmd.contains("MRAppMaster")) {
+        return;
+      }
+      try {
+        if (Files.readString(Path.of("/proc", Long.toString(p.pid()), "cgroup")).contains("/faultbed/" + ownerPrefix)) {
+          out.add(p.pid());
+        }
+      } catch (IOException gone) {
+        // exited meanwhile
+      }
+    });
+    return out;
+  }
+
+  @Test
+  void nextStartEndsTheContainersADeadHarnessLeft(@TempDir Path dir) throws Exception {
+    assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
+    Path scenario = dir.resolve("killed.json");
+    Files.writeString(scenario, SCENARIO);
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"),
+        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString()));
+    Process harness = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("harness.log").toFile()).start();
+    String owner = "h" + harness.pid() + "-";
+    try {
+      Awaitility.await("container JVMs of the child harness").atMost(Duration.ofSeconds(180))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> containerJvmsOf(owner).size() >= 2 || !harness.isAlive());
+      assertTrue(harness.isAlive(), () -> "child harness exited early: " + log(dir));
+    } finally {
+      harness.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      harness.waitFor();
+    }
+    List<Long> orphans = containerJvmsOf(owner);
+    assertFalse(orphans.isEmpty(), "container JVMs outlive a SIGKILLed harness (the hazard this guards against)");
+
+    List<String> said = new CopyOnWriteArrayList<>();
+    try (MiniCluster next = MiniCluster.start(ClusterSpec.nodes(1), said::add)) {
+      assertTrue(containerJvmsOf(owner).isEmpty(), "no container JVM of the dead run survives the next start");
+      for (long pid : orphans) {
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid);
+      }
+      assertTrue(said.stream().anyMatch(l -> l.contains(owner) && l.contains("killed")),
+          "the start says what it ended: " + said);
+      assertTrue(Cgroup.instances().stream().noneMatch(i -> i.startsWith(owner)), Cgroup.instances().toString());
+      assertTrue(said.stream().anyMatch(l -> l.contains("deleted folder") && l.contains(owner)),
+          "the dead run's working folder is removed: " + said);
+    }
+  }
+
+  private static String log(Path dir) {
+    try {
+      List<String> lines = Files.readAllLines(dir.resolve("harness.log"));
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+}

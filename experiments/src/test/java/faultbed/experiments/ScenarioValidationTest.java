@@ -1,0 +1,145 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.experiments.scenario.Scenario;
+import faultbed.experiments.scenario.ScenarioParser;
+import faultbed.faults.Cgroup;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timeline.Trigger;
+import faultbed.harness.workload.Workloads;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Bad scenario files and arguments: one line naming the field, exit code 2, nothing started. */
+class ScenarioValidationTest {
+  private static final String GOOD = """
+      { "name": "t", "cluster": { "nodes": 4 },
+        "workload": { "type": "sort", "size": "64MB", "maps": 8, "reduces": 2 },
+        "faults": [ { "kind": "crash", "node": "random", "at": { "uniform": ["5s", "30s"] } } ],
+        "runs": 3, "seed": 7 }
+      """;
+
+  record Result(int code, String out, String err) {}
+
+  static Result cli(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    return new Result(code, out.toString(), err.toString());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      malformed JSON          | { "name": "t", "workload": { "type": "sort" ,, } }                                   | scenario: expected valid JSON, but line 1
+      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop], got "explode"
+      negative time           | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["-5s", "30s"] } } ]     | faults[0].at.uniform[0]: expected a non-negative duration
+      reversed range          | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["30s", "5s"] } } ]      | faults[0].at.uniform: expected from <= to
+      node out of range       | "faults": [ { "kind": "crash", "node": 9, "at": "5s" } ]                             | faults[0].node: expected a node index in 0..3, got 9
+      unknown workload        | "workload": { "type": "terasort", "size": "1GB" }                                    | workload.type: expected one of [sort, wordcount, synthetic], got "terasort"
+      misspelt field          | "cluster": { "nodez": 4 }                                                            | cluster.nodez: unknown field
+      bad size                | "workload": { "type": "sort", "size": "lots" }                                       | workload.size: expected a size such as "64MB"
+      duration without unit   | "faults": [ { "kind": "crash", "node": 0, "at": "5" } ]                              | faults[0].at: expected a duration such as
+      zero maps               | "workload": { "type": "sort", "size": "1MB", "maps": 0 }                             | workload.maps: expected at least 1, got 0
+      same as first fault     | "faults": [ { "kind": "crash", "node": "same", "at": "5s" } ]                        | faults[0].node: "same" means the node of the previous fault
+      unknown event           | "faults": [ { "kind": "crash", "node": 0, "at": { "event": "lunch" } } ]             | faults[0].at.event: expected "maps-completed" or "reducer-in-shuffle"
+      """)
+  void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
+      @TempDir Path dir) throws IOException {
+    Path file = dir.resolve("bad.json");
+    Files.writeString(file, change.startsWith("{") ? change : patch(change));
+    List<String> groupsBefore = Cgroup.instances();
+    Path out = dir.resolve("out");
+
+    Result r = cli("run", file.toString(), "--out", out.toString());
+
+    assertEquals(2, r.code(), what + ": " + r.err());
+    assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+    assertTrue(r.err().contains(expected), "expected '" + expected + "' in: " + r.err());
+    assertFalse(Files.exists(out), "no output folder");
+    assertEquals(groupsBefore, Cgroup.instances(), "no cluster started");
+  }
+
+  /** Replaces one top-level field of the good scenario. */
+  private static String patch(String field) {
+    String key = field.substring(0, field.indexOf(':')).trim();
+    String good = GOOD;
+    int at = good.indexOf(key);
+    int end = key.equals("\"faults\"") ? good.indexOf("],", at) + 1
+        : good.indexOf("}", at) + 1;
+    return good.substring(0, at) + field + good.substring(end);
+  }
+
+  @Test
+  void badArgumentsExitTwo(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("good.json");
+    Files.writeString(file, GOOD);
+    Result r = cli("run", file.toString(), "--runs", "0", "--out", dir.resolve("o").toString());
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("--runs: expected at least 1, got 0"), r.err());
+    assertEquals(2, cli("run", file.toString(), "--runs", "many").code());
+    assertEquals(2, cli("run", dir.resolve("missing.json").toString()).code());
+    assertEquals(2, cli("explode").code());
+    Result missing = cli("run", dir.resolve("missing.json").toString());
+    assertTrue(missing.err().contains("does not exist"), missing.err());
+  }
+
+  @Test
+  void everyBundledScenarioIsValid() throws IOException {
+    try (Stream<Path> files = Files.list(Path.of("scenarios"))) {
+      List<Path> all = files.filter(p -> p.toString().endsWith(".json")).toList();
+      assertFalse(all.isEmpty());
+      for (Path p : all) {
+        Scenario s = ScenarioParser.parse(p);
+        assertTrue(s.totalRuns() > 0, p.toString());
+      }
+    }
+  }
+
+  @Test
+  void theQuickstartFileAndTheBuilderMakeTheSameScenario() {
+    Scenario fromFile = ScenarioParser.parse(Path.of("scenarios", "quickstart.json"));
+    ClusterSpec cluster = ClusterSpec.nodes(4)
+        .withHadoop("yarn.nm.liveness-monitor.expiry-interval-ms", "20000")
+        .withHadoop("yarn.client.nodemanager-connect.max-wait-ms", "10000")
+        .withHadoop("yarn.client.nodemanager-connect.retry-interval-ms", "2000")
+        .withHadoop("mapreduce.reduce.shuffle.connect.timeout", "15000");
+    Scenario built = Scenario.builder("quickstart")
+        .cluster(cluster)
+        .workload(Workloads.sort(64L << 20).withMaps(8).withReduces(2))
+        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(5), Duration.ofSeconds(30)))
+            .inject(NodeCrash.on(Target.randomNode())))
+        .seed(7)
+        .variant("baseline", v -> v.timeline(Timeline.none()).runs(1))
+        .variant("crash", v -> v.runs(4))
+        .build();
+    assertEquals(built.seed(), fromFile.seed());
+    assertEquals(built.variants().size(), fromFile.variants().size());
+    for (int i = 0; i < built.variants().size(); i++) {
+      var a = built.variants().get(i);
+      var b = fromFile.variants().get(i);
+      assertEquals(a.name(), b.name());
+      assertEquals(a.cluster(), b.cluster());
+      assertEquals(a.workload().parameters(), b.workload().parameters());
+      assertEquals(a.timeline(), b.timeline());
+      assertEquals(a.runs(), b.runs());
+    }
+    assertEquals(built.runSeed(3), fromFile.runSeed(3));
+  }
+}

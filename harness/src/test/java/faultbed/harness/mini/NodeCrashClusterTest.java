@@ -1,0 +1,143 @@
+package faultbed.harness.mini;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.Node;
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** A real crash on a real mini cluster: what the rest of the cluster sees, and what the record holds. */
+@Faultbed(nodes = 4, hadoop = {
+    "yarn.nm.liveness-monitor.expiry-interval-ms=" + NodeCrashClusterTest.EXPIRY_MS,
+    "yarn.client.nodemanager-connect.max-wait-ms=10000",
+    "yarn.client.nodemanager-connect.retry-interval-ms=2000",
+    "mapreduce.reduce.shuffle.connect.timeout=15000"})
+class NodeCrashClusterTest {
+  static final long EXPIRY_MS = 15_000;
+
+  /** A crash that also looks at the node from outside, right after it. */
+  static final class ProbedCrash implements Fault {
+    private final NodeCrash crash = NodeCrash.on(Target.runningReducer());
+    volatile Set<Long> processesBefore;
+    volatile Set<Long> processesAfter;
+    volatile long refusedAfterMs = -1;
+    volatile int port;
+
+    @Override
+    public String kind() {
+      return crash.kind();
+    }
+
+    @Override
+    public Target target() {
+      return crash.target();
+    }
+
+    @Override
+    public Map<String, String> inject(Node node) {
+      // a reducer container may still be localizing: crash once its JVM runs, so there is something to kill
+      org.awaitility.Awaitility.await("a container process on " + node).atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(20)).until(() -> !node.processes().isEmpty());
+      port = node.shufflePort();
+      processesBefore = node.processes();
+      long t0 = System.nanoTime();
+      Map<String, String> detail = crash.inject(node);
+      while (refusedAfterMs < 0 && System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos()) {
+        try (Socket s = new Socket()) {
+          s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+        } catch (ConnectException refused) {
+          refusedAfterMs = (System.nanoTime() - t0) / 1_000_000;
+        } catch (IOException other) {
+          // a timeout is not a refusal: keep probing
+        }
+      }
+      processesAfter = node.processes();
+      return detail;
+    }
+  }
+
+  @Test
+  void crashedNodeDiesAtOnceGoesLostAndTheJobRecovers(MiniCluster cluster, Recorder recorder) {
+    ProbedCrash crash = new ProbedCrash();
+    RunRecord run = recorder.save(cluster.run(Workloads.sort(24L << 20).withMaps(6).withReduces(2),
+        Timeline.when(JobEvent.mapsCompleted(2)).inject(crash)));
+
+    RunRecord.FaultEvent fault = run.faults().get(0);
+    assertNotNull(fault.injectedMs(), "the crash was injected: " + run.notes());
+    int victim = fault.node();
+
+    assertTrue(crash.refusedAfterMs >= 0 && crash.refusedAfterMs < 1000,
+        "shuffle port " + crash.port + " refused connections after " + crash.refusedAfterMs + " ms");
+    assertFalse(crash.processesBefore.isEmpty(), "the node ran containers when it crashed");
+    assertTrue(crash.processesAfter.isEmpty(), "container processes left: " + crash.processesAfter);
+    for (long pid : crash.processesBefore) {
+      assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " survived");
+    }
+
+    long lost = run.node(victim).lostAt().orElseThrow(() -> new AssertionError("node never went LOST"));
+    long detection = lost - fault.injectedMs();
+    long checkInterval = EXPIRY_MS / 3;
+    assertTrue(detection <= EXPIRY_MS + checkInterval + 200,
+        "LOST " + detection + " ms after the crash; expiry " + EXPIRY_MS + " + check " + checkInterval);
+    assertTrue(detection >= EXPIRY_MS - 2_000, "LOST too early (" + detection + " ms): the RM was told");
+
+    assertTrue(run.job().succeeded(), "job: " + run.job());
+    Set<String> tasksOnVictim = run.attempts().stream().filter(a -> Integer.valueOf(victim).equals(a.node()))
+        .map(AttemptRecord::taskId).collect(Collectors.toSet());
+    assertTrue(run.attempts().stream().anyMatch(a -> a.attempt() > 0 && tasksOnVictim.contains(a.taskId())
+        && !Integer.valueOf(victim).equals(a.node()) && "SUCCEEDED".equals(a.state())),
+        "a task of the crashed node was re-run elsewhere: " + run.attempts());
+  }
+
+  @Test
+  void resetBringsTheCrashedSlotBackWithAFreshNodeManager(MiniCluster cluster) {
+    // the previous test (or this one, run alone) leaves a node down; reset ran before this test
+    for (MiniNode n : cluster.nodes()) {
+      assertTrue(n.isUp(), n + " is up after reset");
+      assertEquals("RUNNING", cluster.nodeStates().get(n.nodeId()));
+    }
+    MiniNode n = cluster.nodes().get(3);
+    String before = n.nodeId();
+    n.crash();
+    assertThrows(RuntimeException.class, n::shufflePort);
+    cluster.reset();
+    assertTrue(n.isUp());
+    assertFalse(before.equals(n.nodeId()), "a fresh NodeManager has a new NodeId");
+    assertEquals("RUNNING", cluster.nodeStates().get(n.nodeId()));
+  }
+
+  @Test
+  void gracefulStopIsSeenByTheRmAtOnce(MiniCluster cluster, Recorder recorder) {
+    RunRecord run = recorder.save(cluster.run(Workloads.sort(16L << 20).withMaps(4).withReduces(1),
+        Timeline.when(JobEvent.mapsCompleted(1)).inject(NodeStop.on(Target.runningReducer()))));
+    RunRecord.FaultEvent fault = run.faults().get(0);
+    assertNotNull(fault.injectedMs(), "the stop was injected: " + run.notes());
+    String id = run.node(fault.node()).nodeId();
+    long shutdown = run.nodeTransitions().stream().filter(t -> t.nodeId().equals(id) && "SHUTDOWN".equals(t.to()))
+        .mapToLong(RunRecord.NodeTransition::atMs).findFirst().orElseThrow(() -> new AssertionError(run.nodeTransitions()));
+    assertTrue(shutdown - fault.injectedMs() < 5_000, "RM saw the shutdown " + (shutdown - fault.injectedMs()) + " ms later");
+    assertTrue(run.job().succeeded(), "job: " + run.job());
+  }
+}
