@@ -123,7 +123,7 @@ class ScenarioValidationTest {
     Scenario built = Scenario.builder("quickstart")
         .cluster(cluster)
         .workload(Workloads.sort(64L << 20).withMaps(8).withReduces(2))
-        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(5), Duration.ofSeconds(30)))
+        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(5), Duration.ofSeconds(15)))
             .inject(NodeCrash.on(Target.randomNode())))
         .seed(7)
         .variant("baseline", v -> v.timeline(Timeline.none()).runs(1))
