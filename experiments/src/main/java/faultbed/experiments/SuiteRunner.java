@@ -60,6 +60,12 @@ public final class SuiteRunner {
             cluster.listen(progress);
             current = v.cluster();
             dirty = false;
+            for (int w = 0; w < scenario.warmupRuns(); w++) {
+              progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
+              cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
+                  v.workload(), faultbed.harness.timeline.Timeline.none()));
+              cluster.reset();
+            }
           } else if (dirty) {
             progress.phase("resetting the cluster");
             cluster.reset();

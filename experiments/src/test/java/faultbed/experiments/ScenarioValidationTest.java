@@ -123,13 +123,15 @@ class ScenarioValidationTest {
     Scenario built = Scenario.builder("quickstart")
         .cluster(cluster)
         .workload(Workloads.sort(64L << 20).withMaps(8).withReduces(2))
-        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(5), Duration.ofSeconds(15)))
+        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(8), Duration.ofSeconds(16)))
             .inject(NodeCrash.on(Target.randomNode())))
         .seed(7)
+        .warmup(1)
         .variant("baseline", v -> v.timeline(Timeline.none()).runs(1))
         .variant("crash", v -> v.runs(4))
         .build();
     assertEquals(built.seed(), fromFile.seed());
+    assertEquals(built.warmupRuns(), fromFile.warmupRuns());
     assertEquals(built.variants().size(), fromFile.variants().size());
     for (int i = 0; i < built.variants().size(); i++) {
       var a = built.variants().get(i);

@@ -27,6 +27,12 @@ public interface Cluster extends AutoCloseable {
   /** The ResourceManager's view: NodeId to node state, active and inactive nodes alike. */
   Map<String, String> nodeStates();
 
+  /**
+   * The ResourceManager's state of an application (e.g. RUNNING, FINISHED, FAILED), asked of the RM
+   * directly: unlike the job client, this does not hang while the job's AM is on a dead node.
+   */
+  String applicationState(String applicationId);
+
   /** Backend name and node sizes, for the run record. */
   RunRecord.ClusterInfo info();
 

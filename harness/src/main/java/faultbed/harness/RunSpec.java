@@ -7,8 +7,11 @@ import faultbed.harness.workload.Workload;
 public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
     Workload workload, Timeline timeline) {
 
+  private static final java.util.concurrent.atomic.AtomicInteger ADHOC = new java.util.concurrent.atomic.AtomicInteger();
+
+  /** A run outside any scenario: numbered in this JVM so records of several such runs never collide. */
   public static RunSpec of(Workload workload, Timeline timeline) {
-    return new RunSpec("adhoc", "default", 0, 1L, 1L, workload, timeline);
+    return new RunSpec("adhoc", "adhoc", ADHOC.getAndIncrement(), 1L, 1L, workload, timeline);
   }
 
   public RunSpec withSeed(long s) {

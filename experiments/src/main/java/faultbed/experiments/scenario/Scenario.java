@@ -15,12 +15,20 @@ import java.util.function.UnaryOperator;
  * seeds derived from one scenario seed. Scenario files and {@link #builder(String)} produce the
  * same value.
  */
-public record Scenario(String name, String description, long seed, List<Variant> variants) {
+public record Scenario(String name, String description, long seed, int warmup, List<Variant> variants) {
   public Scenario {
     variants = List.copyOf(variants);
+    if (warmup < 0) {
+      throw new ScenarioException("warmup", "expected 0 or more, got " + warmup);
+    }
     if (variants.isEmpty()) {
       throw new ScenarioException("variants", "expected at least one variant");
     }
+  }
+
+  /** Unrecorded fault-free runs after each cluster start: the first job on a fresh cluster is slower. */
+  public int warmupRuns() {
+    return warmup;
   }
 
   /**
@@ -37,11 +45,11 @@ public record Scenario(String name, String description, long seed, List<Variant>
 
   /** Every variant run {@code n} times instead (the CLI's --runs). */
   public Scenario withRuns(int n) {
-    return new Scenario(name, description, seed, variants.stream().map(v -> v.withRuns(n)).toList());
+    return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withRuns(n)).toList());
   }
 
   public Scenario withSeed(long s) {
-    return new Scenario(name, description, s, variants);
+    return new Scenario(name, description, s, warmup, variants);
   }
 
   public static Builder builder(String name) {
@@ -57,6 +65,7 @@ public record Scenario(String name, String description, long seed, List<Variant>
     private Timeline timeline = Timeline.none();
     private int runs = 1;
     private long seed = 1;
+    private int warmup;
     private final Map<String, UnaryOperator<VariantBuilder>> variants = new LinkedHashMap<>();
 
     private Builder(String name) {
@@ -93,6 +102,12 @@ public record Scenario(String name, String description, long seed, List<Variant>
       return this;
     }
 
+    /** Unrecorded fault-free runs after each cluster start, as JMH warms up before measuring. */
+    public Builder warmup(int n) {
+      this.warmup = n;
+      return this;
+    }
+
     /** A variant that starts from the scenario's defaults and changes what {@code change} sets. */
     public Builder variant(String variantName, UnaryOperator<VariantBuilder> change) {
       variants.put(variantName, change);
@@ -109,7 +124,7 @@ public record Scenario(String name, String description, long seed, List<Variant>
       }
       variants.forEach((n, change) -> out.add(change.apply(new VariantBuilder(n, cluster, workload,
           timeline, runs)).build()));
-      return new Scenario(name, description, seed, out);
+      return new Scenario(name, description, seed, warmup, out);
     }
   }
 

@@ -37,7 +37,7 @@ public final class ScenarioParser {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "variants");
+      "faults", "runs", "seed", "warmup", "variants");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
       "faults+", "runs");
@@ -77,6 +77,7 @@ public final class ScenarioParser {
     String description = root.has("description") ? text(root.get("description"), "description") : "";
     long seed = root.has("seed") ? integer(root.get("seed"), "seed", Long.MIN_VALUE) : 1L;
     int runs = root.has("runs") ? (int) integer(root.get("runs"), "runs", 0) : 1;
+    int warmup = root.has("warmup") ? (int) integer(root.get("warmup"), "warmup", 0) : 0;
     ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults());
     cluster = cluster.withHadoop(hadoop(root.get("hadoop"), "hadoop"));
     if (!root.has("workload")) {
@@ -123,7 +124,7 @@ public final class ScenarioParser {
         variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr));
       }
     }
-    return new Scenario(name, description, seed, variants);
+    return new Scenario(name, description, seed, warmup, variants);
   }
 
   private static ClusterSpec cluster(JsonNode n, String at, ClusterSpec base) {

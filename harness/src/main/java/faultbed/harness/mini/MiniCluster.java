@@ -209,6 +209,13 @@ public final class MiniCluster implements Cluster {
   }
 
   @Override
+  public String applicationState(String applicationId) {
+    var app = resourceManager().getRMContext().getRMApps()
+        .get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(applicationId));
+    return app == null ? "UNKNOWN" : app.getState().name();
+  }
+
+  @Override
   public RunRecord.ClusterInfo info() {
     return new RunRecord.ClusterInfo("mini", spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
   }

@@ -177,21 +177,27 @@ public final class RunExecutor {
           if (a.scheduledMs != null) {
             a.queued = true;
             long delayNanos = a.scheduledMs * 1_000_000 - (System.nanoTime() - t0);
-            injector.schedule(() -> fire(a, armed, observed, rng, nowMs, job), Math.max(0, delayNanos),
+            injector.schedule(() -> fire(a, armed, observed, rng, nowMs, job, appIdOf(job)), Math.max(0, delayNanos),
                 TimeUnit.NANOSECONDS);
           }
         }
         boolean needReducers = armed.stream().anyMatch(a -> a.step.trigger() instanceof Trigger.On on
             && on.event() instanceof JobEvent.ReducerInShuffle);
-        while (!job.isComplete()) {
-          observe(job, observed, nodeByPort, needReducers);
+        String appId = appIdOf(job);
+        while (!finished(cluster.applicationState(appId))) {
+          try {
+            observe(job, observed, nodeByPort, needReducers);
+            listener.progress(job.mapProgress(), job.reduceProgress());
+          } catch (IOException e) {
+            // the AM may be on a crashed node; its restart is part of what is measured
+            listener.phase("job client: " + e.getMessage());
+          }
           for (Armed a : armed) {
             if (!a.queued && a.step.trigger() instanceof Trigger.On on && happened(on.event(), observed)) {
               a.queued = true;
-              injector.execute(() -> fire(a, armed, observed, rng, nowMs, job));
+              injector.execute(() -> fire(a, armed, observed, rng, nowMs, job, appId));
             }
           }
-          listener.progress(job.mapProgress(), job.reduceProgress());
           Thread.sleep(POLL_MS);
         }
         long observedEnd = nowMs.getAsLong();
@@ -222,7 +228,7 @@ public final class RunExecutor {
           nodeOfAttempt.put(a.attemptId(), a.node());
         }
       }
-      String appId = job.getJobID().toString().replace("job_", "application_");
+      String appId = appIdOf(job);
       var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch);
 
       List<FaultEvent> faults = new ArrayList<>();
@@ -301,15 +307,19 @@ public final class RunExecutor {
 
   /** Resolves the target (waiting while no node plays the role), injects, and records the times. */
   private void fire(Armed a, List<Armed> all, Observed o, Random rng, java.util.function.LongSupplier nowMs,
-      Job job) {
+      Job job, String appId) {
     try {
       Node node;
       while ((node = resolve(a, all, o, rng)) == null) {
-        if (job.isComplete()) {
+        if (finished(cluster.applicationState(appId))) {
           a.error = "no node matched '" + a.step.fault().target().describe() + "' before the job finished";
           return;
         }
         Thread.sleep(20);
+      }
+      if (!node.isUp()) {
+        a.error = "node " + node.index() + " was already down";
+        return;
       }
       listener.phase("fault: " + a.step.fault().kind() + " node " + node.index());
       a.node = node.index();
@@ -318,9 +328,18 @@ public final class RunExecutor {
       a.injectedMs = before;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       a.error = e.getClass().getSimpleName() + ": " + e.getMessage();
     }
+  }
+
+  private static String appIdOf(Job job) {
+    return job.getJobID().toString().replace("job_", "application_");
+  }
+
+  private static boolean finished(String applicationState) {
+    return applicationState.equals("FINISHED") || applicationState.equals("FAILED")
+        || applicationState.equals("KILLED");
   }
 
   private Node resolve(Armed a, List<Armed> all, Observed o, Random rng) {
@@ -374,13 +393,19 @@ public final class RunExecutor {
   }
 
   private static RunRecord.JobOutcome outcome(Job job, Configuration conf, long submitEpoch, long observedEnd,
-      List<String> notes) throws IOException, InterruptedException {
-    JobStatus status = job.getStatus();
-    String diagnostics = status.getFailureInfo();
-    return new RunRecord.JobOutcome(job.getJobID().toString(), status.getState().name(),
-        status.getState() == JobStatus.State.SUCCEEDED, submitEpoch, observedEnd,
-        conf.getInt("mapreduce.job.maps", 0), job.getNumReduceTasks(),
-        diagnostics == null || diagnostics.isBlank() ? null : diagnostics);
+      List<String> notes) throws InterruptedException {
+    try {
+      JobStatus status = job.getStatus();
+      String diagnostics = status.getFailureInfo();
+      return new RunRecord.JobOutcome(job.getJobID().toString(), status.getState().name(),
+          status.getState() == JobStatus.State.SUCCEEDED, submitEpoch, observedEnd,
+          conf.getInt("mapreduce.job.maps", 0), job.getNumReduceTasks(),
+          diagnostics == null || diagnostics.isBlank() ? null : diagnostics);
+    } catch (IOException e) {
+      notes.add("job status unavailable from the client (" + e.getMessage() + "); outcome from the history file");
+      return new RunRecord.JobOutcome(job.getJobID().toString(), "UNKNOWN", false, submitEpoch, observedEnd,
+          conf.getInt("mapreduce.job.maps", 0), job.getNumReduceTasks(), null);
+    }
   }
 
   private static Map<String, String> settingsInForce(Configuration jobConf) {
