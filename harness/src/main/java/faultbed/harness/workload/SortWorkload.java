@@ -23,7 +23,7 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
  * The Sort benchmark: identity map and reduce over SequenceFiles of random records with 10-byte
  * keys and 90-byte values, so all the work is in the shuffle and sort.
  *
- * @param bytes approximate total size of the input files
+ * @param bytes approximate total size of the input files, SequenceFile framing included
  * @param maps number of input files, one map each
  * @param reduces number of reduce tasks
  */

@@ -87,6 +87,7 @@ public record WordCountWorkload(long bytes, int maps, int reduces) implements Wo
     SplittableRandom root = new SplittableRandom(dataSeed);
     Vocabulary vocabulary = new Vocabulary(root.split());
     return GeneratedInput.prepare(fs, dir, bytes, maps, root, (out, target, random) -> {
+      // Flushed, not closed: GeneratedInput closes the underlying stream.
       OutputStream buffered = new BufferedOutputStream(out, 64 * 1024);
       StringBuilder line = new StringBuilder(128);
       long written = 0;

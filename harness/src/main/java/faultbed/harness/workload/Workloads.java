@@ -1,5 +1,6 @@
 package faultbed.harness.workload;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,7 +31,7 @@ public final class Workloads {
   /** Synthetic job with 10 s maps, 5 s reduces and 1000 shuffled records per map. */
   public static SyntheticWorkload synthetic(int maps, int reduces) {
     return new SyntheticWorkload(maps, reduces, DEFAULT_MAP_MILLIS, DEFAULT_REDUCE_MILLIS,
-        java.util.List.of(), DEFAULT_RECORDS_PER_MAP);
+        List.of(), DEFAULT_RECORDS_PER_MAP);
   }
 
   /**
