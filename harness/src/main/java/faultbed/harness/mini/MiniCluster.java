@@ -149,6 +149,8 @@ public final class MiniCluster implements Cluster {
     conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
     conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
     conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.5f);
+    // tasks report progress every second (default: 1% of the task timeout, 6 s), so rates are visible
+    conf.setLong("mapreduce.task.progress-report.interval", 1000);
     conf.setBoolean("mapreduce.map.speculative", false);
     conf.setBoolean("mapreduce.reduce.speculative", false);
     // containers must find java where the harness runs it
