@@ -104,7 +104,7 @@ public final class SuiteRunner {
     return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
         spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
         new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),
-        List.of(), List.of(), List.of(), List.of(), List.of(), null,
+        List.of(), List.of(), List.of(), List.of(), List.of(), null, Map.of(),
         List.of("harness error: " + e.getMessage()));
   }
 }

@@ -27,12 +27,14 @@ public record RunRecord(
     List<AttemptRecord> attempts,
     List<FetchFailureReport> fetchFailures,
     JobOutcome job,
+    Map<String, Long> harnessMs,
     List<String> notes) {
 
   public static final int SCHEMA_VERSION = 1;
 
   public RunRecord {
     hadoop = hadoop == null ? Map.of() : Map.copyOf(hadoop);
+    harnessMs = harnessMs == null ? Map.of() : Map.copyOf(harnessMs);
     nodes = copy(nodes);
     faults = copy(faults);
     nodeTransitions = copy(nodeTransitions);
@@ -62,6 +64,8 @@ public record RunRecord(
     return job == null || job.finishedMs() == null ? Optional.empty()
         : Optional.of(job.finishedMs() / 1000.0);
   }
+
+  // harnessMs: wall time the harness spent around the job (prepare, submit, collect), for overhead figures.
 
   /** The cluster as the run saw it. */
   public record ClusterInfo(String backend, int nodes, int nodeMemoryMb, int nodeVcores) {}

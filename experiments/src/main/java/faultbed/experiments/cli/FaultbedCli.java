@@ -170,21 +170,25 @@ public final class FaultbedCli implements Runnable {
     @Option(names = "--fix", description = "remove the leftovers (only ever what faultbed created)")
     boolean fix;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
-      List<String> problems = KernelBackend.problems();
-      problems.forEach(p -> System.out.println("problem: " + p));
+      PrintWriter out = spec.commandLine().getOut();
+      KernelBackend.problems().forEach(p -> out.println("problem: " + p));
       List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
       if (found.isEmpty()) {
-        System.out.println("no leftovers");
+        out.println("no leftovers");
       } else {
-        found.forEach(f -> System.out.println((fix ? "healed: " : "leftover: ") + f));
+        found.forEach(f -> out.println((fix ? "healed: " : "leftover: ") + f));
         if (!fix) {
-          System.out.println("run 'faultbed doctor --fix' to remove them");
+          out.println("run 'faultbed doctor --fix' to remove them");
         }
       }
-      ContainerScan.foreign().forEach(p -> System.out.println("container JVM outside faultbed's cgroups"
+      ContainerScan.foreign().forEach(p -> out.println("container JVM outside faultbed's cgroups"
           + " (not touched): " + p));
+      out.flush();
       return 0;
     }
   }

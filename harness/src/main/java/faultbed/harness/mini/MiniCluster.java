@@ -236,14 +236,15 @@ public final class MiniCluster implements Cluster {
   public void reset() {
     for (MiniNode node : nodes) {
       if (!node.isUp()) {
-        node.awaitStopped();
         var oldId = node.nodeManager().getNMContext().getNodeId();
         if (NodeState.RUNNING.name().equals(nodeStates().get(oldId.toString()))) {
           rmLink.expire(oldId);
         }
-        NodeManager fresh = startReplacement(node.index(), node.generation() + 1);
+        int generation = node.generation() + 1;
+        Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-g" + generation).create();
+        NodeManager fresh = startReplacement(node.index(), generation);
+        node.replace(fresh, group);
         attachExecutor(node, fresh);
-        node.replace(fresh);
         setNodeManagerSlot(node.index(), fresh);
       }
       node.group().killAll(Duration.ofSeconds(10));

@@ -26,12 +26,11 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Cont
 /** A NodeManager slot of the mini cluster, with its cgroup; see {@link Node}. */
 public final class MiniNode implements Node {
   private final int index;
-  private final Cgroup cgroup;
   private final ResourceTrackerLink rm;
+  private volatile Cgroup cgroup;
   private volatile NodeManager nm;
   private volatile int generation;
   private volatile boolean up = true;
-  private volatile CompletableFuture<Void> stopping = CompletableFuture.completedFuture(null);
 
   MiniNode(int index, Cgroup cgroup, NodeManager nm, ResourceTrackerLink rm) {
     this.index = index;
@@ -54,8 +53,13 @@ public final class MiniNode implements Node {
     return nm;
   }
 
-  void replace(NodeManager fresh) {
+  /**
+   * A fresh NodeManager and a fresh cgroup for this slot: the dead generation's shutdown and final
+   * sweep may still be running on the old group and must not touch the new one's containers.
+   */
+  void replace(NodeManager fresh, Cgroup freshGroup) {
     this.nm = fresh;
+    this.cgroup = freshGroup;
     this.generation++;
     this.up = true;
   }
@@ -162,9 +166,10 @@ public final class MiniNode implements Node {
     Set<Long> killed = cgroup.killAll(Duration.ofSeconds(5));
     detail.put("processesKilled", Integer.toString(killed.size()));
     detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
-    stopping = CompletableFuture.runAsync(() -> {
+    Cgroup group = cgroup;
+    CompletableFuture.runAsync(() -> {
       victim.stop();
-      cgroup.killAll(Duration.ofSeconds(5)); // containers launched in the last moments before the crash
+      group.killAll(Duration.ofSeconds(5)); // containers launched in the last moments before the crash
     });
     return detail;
   }
@@ -188,11 +193,6 @@ public final class MiniNode implements Node {
     detail.put("stoppedAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
     detail.put("processesLeftAfterStop", Integer.toString(killed.size()));
     return detail;
-  }
-
-  /** Waits for a background shutdown started by a crash. */
-  void awaitStopped() {
-    stopping.join();
   }
 
   static NodeContainerExecutor executor(NodeManager nm) {

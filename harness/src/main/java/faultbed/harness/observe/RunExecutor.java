@@ -120,12 +120,15 @@ public final class RunExecutor {
 
   public RunRecord execute(RunSpec spec) {
     String startedAt = Instant.now().toString();
+    long began = System.nanoTime();
+    Map<String, Long> harnessMs = new LinkedHashMap<>();
     Configuration conf = cluster.configuration();
     try {
       listener.phase("preparing data");
       FileSystem fs = FileSystem.get(conf);
       org.apache.hadoop.fs.Path dataRoot = new org.apache.hadoop.fs.Path("/faultbed/data");
       long inputBytes = spec.workload().prepare(fs, dataRoot, spec.dataSeed());
+      harnessMs.put("prepare", (System.nanoTime() - began) / 1_000_000);
       org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(
           "/faultbed/out/" + spec.runId() + "-" + System.nanoTime());
       Job job = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output);
@@ -173,6 +176,7 @@ public final class RunExecutor {
       try (NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs)) {
         listener.phase("running");
         job.submit();
+        harnessMs.put("submit", nowMs.getAsLong());
         for (Armed a : armed) {
           if (a.scheduledMs != null) {
             a.queued = true;
@@ -201,6 +205,7 @@ public final class RunExecutor {
           Thread.sleep(POLL_MS);
         }
         long observedEnd = nowMs.getAsLong();
+        harnessMs.put("observedEnd", observedEnd);
         injector.shutdownNow();
         injector.awaitTermination(30, TimeUnit.SECONDS);
         listener.phase("collecting");
@@ -251,11 +256,12 @@ public final class RunExecutor {
               .map(NodeTransition::atMs).findFirst().orElse(null))).toList();
 
       fs.delete(output, true);
+      harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);
       return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
           spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration()),
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
-          withLost, faults, transitions, attempts, fetchFailures, outcome, notes);
+          withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -337,9 +343,10 @@ public final class RunExecutor {
     return job.getJobID().toString().replace("job_", "application_");
   }
 
+  /** FINISHING counts: the AM has unregistered and only lingers 5 s for clients before it exits. */
   private static boolean finished(String applicationState) {
-    return applicationState.equals("FINISHED") || applicationState.equals("FAILED")
-        || applicationState.equals("KILLED");
+    return applicationState.equals("FINISHING") || applicationState.equals("FINISHED")
+        || applicationState.equals("FAILED") || applicationState.equals("KILLED");
   }
 
   private Node resolve(Armed a, List<Armed> all, Observed o, Random rng) {

@@ -42,11 +42,18 @@ class ClusterBenchmark {
     double[] overheadSeconds = new double[REPEATS];
     double[] jobSeconds = new double[REPEATS];
 
+    long c0 = System.nanoTime();
     MiniCluster cluster = MiniCluster.start(spec, l -> { });
+    double coldStart = secondsSince(c0);
+    double[] resetClean = new double[REPEATS];
+    double[] prepare = new double[REPEATS];
+    double[] collect = new double[REPEATS];
     Workload sort = Workloads.sort(64L << 20).withMaps(8).withReduces(2);
     cluster.run(RunSpec.of(sort, Timeline.none())); // warm-up: data generation and JIT
     for (int i = 0; i < REPEATS; i++) {
+      long z0 = System.nanoTime();
       cluster.reset();
+      resetClean[i] = secondsSince(z0);
       long r0 = System.nanoTime();
       RunRecord rec = cluster.run(RunSpec.of(sort, Timeline.none()));
       double wall = secondsSince(r0);
@@ -54,6 +61,9 @@ class ClusterBenchmark {
       jobSeconds[i] = job;
       overheadSeconds[i] = wall - job;
       overheadShare[i] = (wall - job) / job;
+      var h = rec.harnessMs();
+      prepare[i] = h.get("prepare") / 1000.0;
+      collect[i] = (h.get("total") - h.get("prepare") - h.get("observedEnd")) / 1000.0;
     }
     for (int i = 0; i < REPEATS; i++) {
       cluster.nodes().get(i % spec.nodes()).crash();
@@ -73,12 +83,16 @@ class ClusterBenchmark {
     }
     cluster.close();
 
-    report.add(line("cluster start (4 nodes, to all NMs registered)", start));
+    report.add(String.format("cluster start, first in a fresh JVM (cold): %.2f s", coldStart));
+    report.add(line("cluster start (4 nodes, to all NMs registered), warm JVM", start));
+    report.add(line("reset after a fault-free run (kill leftovers, wait until all nodes idle)", resetClean));
     report.add(line("restore a crashed node: fresh NodeManager in the slot (reset)", restart));
     report.add(line("cluster stop (containers killed, NMs stopped in parallel)", stop));
     report.add(line("restore by rebuilding: close + start", rebuild));
     report.add(line("job time, quickstart Sort 64 MB 8x2, fault-free", jobSeconds));
     report.add(line("per-run overhead beyond job time (prepare, submit, history, logs)", overheadSeconds));
+    report.add(line("  of which before submission (data check, job setup)", prepare));
+    report.add(line("  of which after the job finished (node verdicts, history file, shuffle logs)", collect));
     report.add(String.format("per-run overhead as share of job time: median %.1f %%",
         Distribution.of(overheadShare).median() * 100));
     Path out = Path.of("target", "benchmarks.txt");

@@ -1,0 +1,46 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.faults.Cgroup;
+import faultbed.faults.KernelBackend;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** {@code faultbed doctor} lists what a dead run left and {@code --fix} removes it, processes included. */
+class DoctorTest {
+  @Test
+  void doctorListsThenFixesAnUnclaimedGroupWithAProcessInIt() throws Exception {
+    assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
+    Cgroup node = Cgroup.of("h999999999-doctor/node-0").create();
+    Process sleeper = new ProcessBuilder("sh", "-c",
+        "echo $$ > " + node.procsFiles().get(0) + "; exec sleep 300").start();
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !node.pids().isEmpty());
+
+    var listing = capture("doctor");
+    assertEquals(0, listing.code);
+    assertTrue(listing.out.contains("leftover: cgroup faultbed/h999999999-doctor with 1 process(es)"), listing.out);
+    assertTrue(sleeper.isAlive(), "listing changes nothing");
+
+    var fixing = capture("doctor", "--fix");
+    assertEquals(0, fixing.code);
+    assertTrue(fixing.out.contains("healed: removed unclaimed cgroup faultbed/h999999999-doctor and killed 1"), fixing.out);
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !sleeper.isAlive());
+    assertFalse(Cgroup.of("h999999999-doctor").exists());
+  }
+
+  record Captured(int code, String out) {}
+
+  private static Captured capture(String... args) {
+    StringWriter out = new StringWriter();
+    int code = FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(new StringWriter(), true), args);
+    return new Captured(code, out.toString());
+  }
+}
