@@ -61,7 +61,42 @@ public final class Cgroup {
         throw new UncheckedIOException("cannot create cgroup " + dir(c), e);
       }
     }
+    inheritThrottles();
     return this;
+  }
+
+  /** Files of blkio throttles, which cgroup v1 does not apply down the hierarchy. */
+  static final List<String> THROTTLES = List.of("blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device");
+
+  /** A new group below a throttled one gets the same throttles, since v1 would not apply them. */
+  private void inheritThrottles() {
+    Path parent = dir("blkio").getParent();
+    if (!parent.startsWith(root.resolve("blkio").resolve(PREFIX)) || parent.equals(root.resolve("blkio").resolve(PREFIX))) {
+      return;
+    }
+    for (String f : THROTTLES) {
+      for (String line : readLines(parent.resolve(f))) {
+        if (!line.isBlank()) {
+          write(dir("blkio").resolve(f), line.trim());
+        }
+      }
+    }
+  }
+
+  /** This group and every group below it, deepest last. */
+  public List<Cgroup> subtree() {
+    List<Cgroup> all = new ArrayList<>();
+    Path base = dir("blkio");
+    if (!Files.isDirectory(base)) {
+      return all;
+    }
+    try (Stream<Path> walk = Files.walk(base)) {
+      walk.filter(Files::isDirectory).forEach(d ->
+          all.add(new Cgroup(root, relative + (d.equals(base) ? "" : "/" + base.relativize(d)))));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return all;
   }
 
   public boolean exists() {
@@ -164,8 +199,39 @@ public final class Cgroup {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+      try {
+        Files.deleteIfExists(root.resolve(c).resolve(PREFIX)); // only succeeds when no group is left
+      } catch (IOException stillInUse) {
+        // other faultbed groups live there
+      }
     }
     return killed;
+  }
+
+  /** A group below this one, e.g. for load processes that share the node's limits. */
+  public Cgroup child(String name) {
+    return new Cgroup(root, relative + "/" + name);
+  }
+
+  /** Writes a control file of one controller, e.g. ("cpu", "cpu.cfs_quota_us", "25000"). */
+  public void set(String controller, String file, String value) {
+    write(dir(controller).resolve(file), value);
+  }
+
+  /** Reads a control file of one controller. */
+  public String get(String controller, String file) {
+    return String.join("\n", readLines(dir(controller).resolve(file))).trim();
+  }
+
+  /** Starts {@code command} as a member of this group: the shell joins, then execs the command. */
+  public Process spawn(List<String> command) throws IOException {
+    StringBuilder join = new StringBuilder();
+    for (Path f : procsFiles()) {
+      join.append("echo $$ > '").append(f).append("' || exit 97; ");
+    }
+    List<String> argv = new ArrayList<>(List.of("sh", "-c", join + "exec \"$@\"", "faultbed-join"));
+    argv.addAll(command);
+    return new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
   }
 
   /** Groups faultbed made directly under {@code faultbed/} (one per harness instance). */

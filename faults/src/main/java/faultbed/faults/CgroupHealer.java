@@ -1,6 +1,5 @@
 package faultbed.faults;
 
-import java.nio.file.Path;
 import java.util.Set;
 
 /** Kills every process left in a faultbed cgroup, then removes the group. */
@@ -23,7 +22,10 @@ final class CgroupHealer implements Healer {
         + (killed.isEmpty() ? "" : " and killed " + killed.size() + " process(es) " + killed);
   }
 
-  static Path root() {
-    return Cgroup.defaultRoot();
+  @Override
+  public java.util.List<Found> findAll() {
+    return Cgroup.instances().stream()
+        .map(i -> new Found(new LedgerEntry(KIND, Cgroup.PREFIX + "/" + i, "unknown", java.util.Map.of()), i))
+        .toList();
   }
 }

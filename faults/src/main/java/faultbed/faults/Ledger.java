@@ -29,6 +29,8 @@ public final class Ledger implements AutoCloseable {
   static {
     register(new CgroupHealer());
     register(new DirectoryHealer());
+    register(new Iptables.ChainHealer());
+    register(new TrafficControl.RootHealer());
   }
 
   private final String owner;
@@ -155,14 +157,24 @@ public final class Ledger implements AutoCloseable {
   }
 
   /**
-   * Heals what dead harness processes left: every entry of a ledger whose process is gone, and
-   * any faultbed cgroup instance no live ledger claims (a ledger lost with its process).
+   * Heals what dead harness processes left: every entry of a ledger whose process is gone, then
+   * anything faultbed made that no live ledger claims (a ledger lost with its process).
    *
    * @return one line per thing removed
    */
   public static List<String> healOrphans() {
-    List<String> done = new ArrayList<>();
-    List<String> live = new ArrayList<>();
+    return sweep(true);
+  }
+
+  /** What {@link #healOrphans()} would remove, without removing it. */
+  public static List<String> orphans() {
+    return sweep(false);
+  }
+
+  private static List<String> sweep(boolean heal) {
+    List<String> lines = new ArrayList<>();
+    java.util.Set<String> liveOwners = new java.util.HashSet<>();
+    java.util.Set<String> claimed = new java.util.HashSet<>();
     for (Path f : ledgerFiles()) {
       Optional<Page> page = read(f);
       if (page.isEmpty()) {
@@ -170,55 +182,55 @@ public final class Ledger implements AutoCloseable {
       }
       Page p = page.get();
       if (isAlive(p)) {
-        live.add(p.owner());
+        liveOwners.add(p.owner());
+        p.entries().forEach(e -> claimed.add(e.kind() + ":" + e.id()));
         continue;
       }
       List<LedgerEntry> newestFirst = new ArrayList<>(p.entries());
       java.util.Collections.reverse(newestFirst);
       for (LedgerEntry e : newestFirst) {
+        if (!heal) {
+          lines.add(e.kind() + " " + e.id() + " (run " + e.runId() + ", dead process " + p.pid() + ")");
+          continue;
+        }
         String what = healer(e).heal(e);
         if (what != null) {
-          done.add(what + " (left by dead process " + p.pid() + ")");
+          lines.add(what + " (left by dead process " + p.pid() + ")");
         }
       }
-      try {
-        Files.deleteIfExists(f);
-      } catch (IOException ex) {
-        throw new UncheckedIOException(ex);
+      if (heal) {
+        try {
+          Files.deleteIfExists(f);
+        } catch (IOException ex) {
+          throw new UncheckedIOException(ex);
+        }
       }
     }
-    for (String instance : Cgroup.instances()) {
-      if (!live.contains(instance)) {
-        Cgroup g = Cgroup.ofFullPath(Cgroup.defaultRoot(), Cgroup.PREFIX + "/" + instance);
-        var killed = g.destroy();
-        done.add("removed unclaimed cgroup " + g.path()
-            + (killed.isEmpty() ? "" : " and killed " + killed.size() + " process(es) " + killed));
+    for (Healer h : HEALERS.values()) {
+      for (Healer.Found found : h.findAll()) {
+        LedgerEntry e = found.entry();
+        boolean listedAbove = !heal && lines.stream().anyMatch(l -> l.startsWith(e.kind() + " " + e.id() + " "));
+        if (claimed.contains(e.kind() + ":" + e.id()) || liveOwners.contains(found.owner()) || listedAbove) {
+          continue;
+        }
+        if (heal) {
+          String what = h.heal(e);
+          if (what != null) {
+            lines.add(what.replaceFirst("^removed ", "removed unclaimed "));
+          }
+        } else {
+          lines.add(e.kind() + " " + e.id() + describe(e));
+        }
       }
     }
-    return done;
+    return lines;
   }
 
-  /** What {@link #healOrphans()} would remove, without removing it. */
-  public static List<String> orphans() {
-    List<String> found = new ArrayList<>();
-    List<String> live = new ArrayList<>();
-    for (Path f : ledgerFiles()) {
-      read(f).ifPresent(p -> {
-        if (isAlive(p)) {
-          live.add(p.owner());
-        } else {
-          p.entries().forEach(e -> found.add(e.kind() + " " + e.id() + " (run " + e.runId()
-              + ", dead process " + p.pid() + ")"));
-        }
-      });
+  private static String describe(LedgerEntry e) {
+    if (e.kind().equals(CgroupHealer.KIND)) {
+      return " with " + Cgroup.ofFullPath(Cgroup.defaultRoot(), e.id()).pids().size() + " process(es)";
     }
-    for (String instance : Cgroup.instances()) {
-      if (!live.contains(instance)) {
-        Cgroup g = Cgroup.ofFullPath(Cgroup.defaultRoot(), Cgroup.PREFIX + "/" + instance);
-        found.add("cgroup " + g.path() + " with " + g.pids().size() + " process(es)");
-      }
-    }
-    return found;
+    return "";
   }
 
   private static Healer healer(LedgerEntry e) {

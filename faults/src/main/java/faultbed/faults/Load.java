@@ -1,0 +1,91 @@
+package faultbed.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Background load on a node, as LATE's stragglers had (seed 000, section 5.2.2): dd writers in a
+ * loop and CPU spinners. Each set runs in its own group below the node's cgroup, so it competes
+ * under the node's limits and a crash or a sweep of the node ends it too.
+ */
+public final class Load {
+  private static final AtomicInteger SEQ = new AtomicInteger();
+
+  private Load() {}
+
+  /**
+   * {@code count} loops of {@code dd if=/dev/zero of=<dir>/... bs=<blockBytes> count=<fileBytes/blockBytes>}
+   * (with {@code oflag=direct} when asked), spread over {@code dirs}; each file is removed and written again.
+   */
+  public static Installed diskWriters(Ledger ledger, String runId, Cgroup node, List<Path> dirs, int count,
+      long blockBytes, long fileBytes, boolean direct) {
+    if (count < 1 || blockBytes < 1 || fileBytes < blockBytes || dirs.isEmpty()) {
+      throw new IllegalArgumentException("disk load: expected count >= 1, block >= 1 byte, file >= block, a dir");
+    }
+    Cgroup group = node.child("dd-" + SEQ.incrementAndGet()).create();
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      Path file = dirs.get(i % dirs.size()).resolve("faultbed-dd-" + runId + "-" + group.path().hashCode() + "-" + i);
+      files.add(file);
+      ledger.record(DirectoryHealer.entry(file, runId));
+      String dd = "dd if=/dev/zero of='" + file + "' bs=" + blockBytes + " count=" + (fileBytes / blockBytes)
+          + (direct ? " oflag=direct" : " conv=fsync") + " 2>/dev/null; rm -f '" + file + "'";
+      start(group, List.of("sh", "-c", "while :; do " + dd + "; done"));
+    }
+    awaitMembers(group, count);
+    Installed deleteFiles = () -> files.forEach(Load::delete);
+    Installed stopWriters = group::destroy;
+    return Installed.all(List.of(deleteFiles, stopWriters)); // healed last to first: writers stop, then files go
+  }
+
+  /**
+   * {@code count} CPU spinners: tight loops over a 100 000-element array, like the seed's loops
+   * "modifying values in 800 KB arrays".
+   */
+  public static Installed cpuSpinners(Cgroup node, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("cpu hog: expected count >= 1, got " + count);
+    }
+    Cgroup group = node.child("hog-" + SEQ.incrementAndGet()).create();
+    for (int i = 0; i < count; i++) {
+      start(group, List.of("awk", "BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }"));
+    }
+    awaitMembers(group, count);
+    return group::destroy;
+  }
+
+  private static void start(Cgroup group, List<String> command) {
+    try {
+      group.spawn(command);
+    } catch (IOException e) {
+      group.destroy();
+      throw new UncheckedIOException("cannot start " + command.get(0), e);
+    }
+  }
+
+  /** Waits until the processes have joined, so the load is on when the fault counts as injected. */
+  private static void awaitMembers(Cgroup group, int count) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (group.pids().size() < count) {
+      if (System.nanoTime() > deadline) {
+        group.destroy();
+        throw new IllegalStateException("load processes did not start in " + group);
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  private static void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

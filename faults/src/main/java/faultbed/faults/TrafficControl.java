@@ -1,0 +1,150 @@
+package faultbed.faults;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Traffic shaping on loopback with tc: an htb root qdisc (handle {@code fb:}) whose default class
+ * passes everything at 100 Gbit/s, and one class per fault that u32 filters on the node's ports
+ * send traffic into: capped by htb for bandwidth, or through netem for latency. Each fault's
+ * filters share one priority, so they are removed together.
+ */
+public final class TrafficControl {
+  static final String KIND = "tc-root";
+  static final String DEV = "lo";
+  private static final String ROOT = "fb:";
+
+  private final Ledger ledger;
+  private boolean rootInstalled;
+  private int nextClass = 2;
+
+  public TrafficControl(Ledger ledger) {
+    this.ledger = ledger;
+  }
+
+  public static List<String> problems() {
+    return Shell.exists("tc") ? List.of()
+        : List.of("tc is missing: install the Debian package 'iproute2' (apt-get install iproute2)");
+  }
+
+  /** Empty when this kernel has netem; otherwise why latency faults cannot run on the kernel backend. */
+  public static List<String> latencyProblems() {
+    if (!Shell.exists("tc")) {
+      return problems();
+    }
+    java.nio.file.Path cfg = java.nio.file.Path.of("/proc/config.gz");
+    if (!java.nio.file.Files.exists(cfg)) {
+      return List.of(); // no kernel config to read: let tc say if netem is missing
+    }
+    try (var in = new java.util.zip.GZIPInputStream(java.nio.file.Files.newInputStream(cfg))) {
+      String config = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      if (config.contains("CONFIG_NET_SCH_NETEM=y") || config.contains("CONFIG_NET_SCH_NETEM=m")) {
+        return List.of();
+      }
+      return List.of("this kernel has no netem (CONFIG_NET_SCH_NETEM), so the kernel backend cannot add"
+          + " latency; use the Toxiproxy backend for latency faults");
+    } catch (java.io.IOException e) {
+      return List.of();
+    }
+  }
+
+  /** Caps traffic from and to these ports at {@code bytesPerSecond} in each direction. */
+  public synchronized Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {
+    if (bytesPerSecond <= 0) {
+      throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
+    }
+    String rate = (bytesPerSecond * 8) + "bit";
+    return shape(ports, List.of("htb", "rate", rate, "ceil", rate), null);
+  }
+
+  /** Delays each packet from and to these ports by {@code delay} (+- {@code jitter}). */
+  public synchronized Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
+    List<String> p = latencyProblems();
+    if (!p.isEmpty()) {
+      throw new PreconditionFailed(p.get(0));
+    }
+    List<String> netem = new ArrayList<>(List.of("netem", "delay", delay.toMillis() + "ms"));
+    if (!jitter.isZero()) {
+      netem.add(jitter.toMillis() + "ms");
+    }
+    return shape(ports, List.of("htb", "rate", "100gbit", "quantum", "200000"), netem);
+  }
+
+  private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
+    ensureRoot();
+    int id = nextClass++;
+    String classId = "fb:" + Integer.toHexString(id);
+    String prio = Integer.toString(id);
+    List<String> addClass = new ArrayList<>(List.of("tc", "class", "add", "dev", DEV, "parent", ROOT, "classid", classId));
+    addClass.addAll(classSpec);
+    Shell.check(addClass);
+    if (leaf != null) {
+      List<String> addLeaf = new ArrayList<>(List.of("tc", "qdisc", "add", "dev", DEV, "parent", classId,
+          "handle", Integer.toHexString(0x100 + id) + ":"));
+      addLeaf.addAll(leaf);
+      Shell.check(addLeaf);
+    }
+    for (int port : ports) {
+      for (String dir : List.of("sport", "dport")) {
+        Shell.check(List.of("tc", "filter", "add", "dev", DEV, "parent", ROOT, "protocol", "ip", "prio", prio,
+            "u32", "match", "ip", dir, Integer.toString(port), "0xffff", "flowid", classId));
+      }
+    }
+    return () -> {
+      Shell.run(List.of("tc", "filter", "del", "dev", DEV, "parent", ROOT, "prio", prio));
+      if (leaf != null) {
+        Shell.run(List.of("tc", "qdisc", "del", "dev", DEV, "parent", classId));
+      }
+      Shell.run(List.of("tc", "class", "del", "dev", DEV, "classid", classId));
+    };
+  }
+
+  private void ensureRoot() {
+    if (rootInstalled) {
+      return;
+    }
+    String current = Shell.check(List.of("tc", "qdisc", "show", "dev", DEV));
+    if (current.contains("qdisc htb fb: root")) {
+      throw new PreconditionFailed("another faultbed process shapes traffic on lo now; run one at a time"
+          + " ('faultbed doctor' lists leftovers of dead ones)");
+    }
+    if (!current.isBlank() && !current.startsWith("qdisc noqueue")) {
+      throw new PreconditionFailed("lo already has a root qdisc faultbed did not make (" + current.lines().findFirst()
+          .orElse("") + "); faultbed will not replace it");
+    }
+    ledger.record(new LedgerEntry(KIND, DEV, "cluster", Map.of()));
+    Shell.check(List.of("tc", "qdisc", "add", "dev", DEV, "root", "handle", ROOT, "htb", "default", "1"));
+    Shell.check(List.of("tc", "class", "add", "dev", DEV, "parent", ROOT, "classid", "fb:1", "htb", "rate",
+        "100gbit", "quantum", "200000"));
+    rootInstalled = true;
+  }
+
+  /** Removes faultbed's root qdisc on lo, and with it every class and filter below it. */
+  static final class RootHealer implements Healer {
+    @Override
+    public String kind() {
+      return KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      if (!Shell.exists("tc") || !ours()) {
+        return null;
+      }
+      Shell.check(List.of("tc", "qdisc", "del", "dev", DEV, "root"));
+      return "removed tc root qdisc fb: on " + DEV;
+    }
+
+    @Override
+    public List<Found> findAll() {
+      return Shell.exists("tc") && ours()
+          ? List.of(new Found(new LedgerEntry(KIND, DEV, "unknown", Map.of()), null)) : List.of();
+    }
+
+    private static boolean ours() {
+      return Shell.run(List.of("tc", "qdisc", "show", "dev", DEV)).out().contains("qdisc htb fb: root");
+    }
+  }
+}

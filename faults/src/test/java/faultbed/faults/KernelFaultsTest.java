@@ -1,0 +1,285 @@
+package faultbed.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Each kernel fault measured on real sockets and processes, and gone after heal. */
+class KernelFaultsTest {
+  private Ledger ledger;
+  private Cgroup node;
+
+  @BeforeEach
+  void kernelBackend() {
+    List<String> problems = new ArrayList<>(KernelBackend.problems());
+    problems.addAll(Iptables.problems());
+    problems.addAll(TrafficControl.problems());
+    assumeTrue(problems.isEmpty(), () -> "kernel backend unavailable: " + problems);
+    ledger = Ledger.open();
+    node = Cgroup.of(ledger.owner()).create();
+    ledger.record(LedgerEntry.cgroup(node, "test"));
+  }
+
+  @AfterEach
+  void heal() {
+    if (ledger != null) {
+      ledger.close();
+      assertFalse(Shell.run(List.of("iptables", "-S")).out().contains("FB-" + ledger.owner()));
+      assertFalse(Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out().contains("fb:"));
+    }
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** "refused", "timeout" or "connected" for a connect with a 1 s timeout. */
+  private static String connect(int port) throws IOException {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      return "connected";
+    } catch (ConnectException e) {
+      return "refused";
+    } catch (SocketTimeoutException e) {
+      return "timeout";
+    }
+  }
+
+  @Test
+  void rstSuppressionTurnsRefusedIntoATimeout() throws IOException {
+    int port = closedPort();
+    assertEquals("refused", connect(port));
+    Installed rule = new Iptables(ledger).dropRst("run-1", List.of(port));
+    assertEquals("timeout", connect(port));
+    rule.heal();
+    rule.heal(); // idempotent
+    assertEquals("refused", connect(port));
+  }
+
+  @Test
+  void blackholeLetsNothingThroughUntilHealed() throws IOException {
+    try (ServerSocket server = new ServerSocket(0)) {
+      int port = server.getLocalPort();
+      assertEquals("connected", connect(port));
+      Installed rule = new Iptables(ledger).dropAll("run-1", List.of(port));
+      assertEquals("timeout", connect(port));
+      rule.heal();
+      assertEquals("connected", connect(port));
+    }
+  }
+
+  /** Bytes per second a client reads from a server that writes as fast as it can, over {@code window}. */
+  private static double throughput(int port, Duration window) throws Exception {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      InputStream in = s.getInputStream();
+      byte[] buf = new byte[64 * 1024];
+      long end = System.nanoTime() + window.toNanos();
+      long warm = System.nanoTime() + 300_000_000L; // skip the htb burst at the start
+      long bytes = 0;
+      long t0 = 0;
+      while (System.nanoTime() < end) {
+        int n = in.read(buf);
+        if (n < 0) {
+          break;
+        }
+        if (System.nanoTime() >= warm) {
+          if (t0 == 0) {
+            t0 = System.nanoTime();
+          }
+          bytes += n;
+        }
+      }
+      return bytes / ((System.nanoTime() - t0) / 1e9);
+    }
+  }
+
+  private static ServerSocket firehose() throws IOException {
+    ServerSocket server = new ServerSocket(0);
+    Thread t = new Thread(() -> {
+      byte[] chunk = new byte[64 * 1024];
+      while (!server.isClosed()) {
+        try (Socket c = server.accept(); OutputStream out = c.getOutputStream()) {
+          while (true) {
+            out.write(chunk);
+          }
+        } catch (IOException closed) {
+          // client gone or server closed
+        }
+      }
+    });
+    t.setDaemon(true);
+    t.start();
+    return server;
+  }
+
+  @Test
+  void bandwidthCapHoldsWithinTwentyPercentAndSparesOtherPorts() throws Exception {
+    try (ServerSocket capped = firehose(); ServerSocket free = firehose()) {
+      long cap = 1_000_000;
+      Installed shaping = new TrafficControl(ledger).cap("run-1", List.of(capped.getLocalPort()), cap);
+      double got = throughput(capped.getLocalPort(), Duration.ofSeconds(3));
+      double other = throughput(free.getLocalPort(), Duration.ofSeconds(1));
+      assertTrue(Math.abs(got - cap) <= 0.2 * cap, "capped port delivered " + got + " B/s for a cap of " + cap);
+      assertTrue(other > 20 * cap, "other port delivered " + other + " B/s");
+      shaping.heal();
+      assertTrue(throughput(capped.getLocalPort(), Duration.ofSeconds(1)) > 20 * cap, "cap gone after heal");
+    }
+  }
+
+  @Test
+  void latencySaysClearlyWhenTheKernelCannotDoIt() throws Exception {
+    List<String> problems = TrafficControl.latencyProblems();
+    if (!problems.isEmpty()) {
+      PreconditionFailed e = assertThrows(PreconditionFailed.class,
+          () -> new TrafficControl(ledger).delay("run-1", List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO));
+      assertTrue(e.getMessage().contains("netem"), e.getMessage());
+      assumeTrue(false, "kernel has no netem: " + problems.get(0));
+    }
+    try (ServerSocket server = new ServerSocket(0)) {
+      int port = server.getLocalPort();
+      long before = connectMillis(port);
+      Installed delay = new TrafficControl(ledger).delay("run-1", List.of(port), Duration.ofMillis(100), Duration.ZERO);
+      long with = connectMillis(port);
+      delay.heal();
+      // a connect is one round trip: SYN to the port and SYN-ACK from it, each delayed once
+      assertTrue(Math.abs((with - before) - 200) <= 40, "connect took " + with + " ms vs " + before + " ms");
+    }
+  }
+
+  private static long connectMillis(int port) throws IOException {
+    long t0 = System.nanoTime();
+    assertEquals("connected", connect(port));
+    return (System.nanoTime() - t0) / 1_000_000;
+  }
+
+  /** CPU seconds used by these processes so far (utime + stime from /proc, clock ticks of 1/100 s). */
+  private static double cpuSeconds(Set<Long> pids) {
+    double total = 0;
+    for (long pid : pids) {
+      try {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        total += (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0;
+      } catch (IOException gone) {
+        // exited
+      }
+    }
+    return total;
+  }
+
+  private static double cpuShareOver(Cgroup g, Duration d) throws InterruptedException {
+    Set<Long> pids = g.pids();
+    double before = cpuSeconds(pids);
+    Thread.sleep(d.toMillis()); // measuring a rate over a fixed window, not waiting for a state
+    return (cpuSeconds(pids) - before) / (d.toMillis() / 1000.0);
+  }
+
+  @Test
+  void cpuHogsBurnCpuInTheNodesGroupAndAreGoneAfterHeal() throws Exception {
+    Installed hogs = Load.cpuSpinners(node, 2);
+    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
+    Set<Long> pids = group.pids();
+    assertEquals(2, pids.size());
+    double share = cpuShareOver(group, Duration.ofSeconds(1));
+    assertTrue(share > 0.3, "two spinners on two shared cores used " + share + " cores");
+    hogs.heal();
+    for (long pid : pids) {
+      Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> ProcessHandle.of(pid).isEmpty());
+    }
+    assertFalse(group.exists());
+  }
+
+  @Test
+  void slowNodeCpuQuotaHoldsWithinTwentyPercent() throws Exception {
+    Installed limits = NodeLimits.apply(node, 0.25, null, null, List.of());
+    Installed hogs = Load.cpuSpinners(node, 1);
+    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
+    double share = cpuShareOver(group, Duration.ofSeconds(3));
+    hogs.heal();
+    limits.heal();
+    assertTrue(Math.abs(share - 0.25) <= 0.05, "quota 0.25 cores, used " + share);
+    assertEquals("-1", node.get("cpu", "cpu.cfs_quota_us"));
+  }
+
+  @Test
+  void frozenNodeMakesNoProgressUntilThawed() throws Exception {
+    Load.cpuSpinners(node, 1);
+    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
+    node.freeze();
+    assertTrue(cpuShareOver(group, Duration.ofSeconds(1)) < 0.02, "frozen spinner used CPU");
+    node.thaw();
+    assertTrue(cpuShareOver(group, Duration.ofSeconds(1)) > 0.3, "thawed spinner runs again");
+  }
+
+  @Test
+  void diskWritersWriteRealBytesAndLeaveNothingAfterHeal(@TempDir Path dir) throws Exception {
+    Installed dd = Load.diskWriters(ledger, "run-1", node, List.of(dir), 2, 1 << 20, 16L << 20, true);
+    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "dd-"));
+    Awaitility.await("dd writes").atMost(Duration.ofSeconds(10))
+        .until(() -> writtenBytes(group) > (16L << 20));
+    dd.heal();
+    assertFalse(group.exists());
+    try (var files = Files.list(dir)) {
+      assertEquals(List.of(), files.toList(), "dd files removed");
+    }
+    assertTrue(ProcessHandle.allProcesses().noneMatch(p -> p.info().commandLine().orElse("").contains(dir.toString())));
+  }
+
+  @Test
+  void diskThrottleHoldsWithinTwentyPercent(@TempDir Path dir) throws Exception {
+    long rate = 8L << 20;
+    Installed limits = NodeLimits.apply(node, null, null, rate, List.of(dir));
+    Load.diskWriters(ledger, "run-1", node, List.of(dir), 1, 1 << 20, 256L << 20, true);
+    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "dd-"));
+    Thread.sleep(500); // let the first bursts pass
+    long b0 = writtenBytes(group);
+    long t0 = System.nanoTime();
+    Thread.sleep(3000); // measuring a rate over a fixed window
+    double got = (writtenBytes(group) - b0) / ((System.nanoTime() - t0) / 1e9);
+    limits.heal();
+    assertTrue(Math.abs(got - rate) <= 0.2 * rate, "throttle " + rate + " B/s, wrote " + got + " B/s");
+  }
+
+  private static long writtenBytes(Cgroup g) {
+    long total = 0;
+    for (String line : g.get("blkio", "blkio.throttle.io_service_bytes_recursive").split("\n")) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length == 3 && f[1].equals("Write")) {
+        total += Long.parseLong(f[2]);
+      }
+    }
+    return total;
+  }
+
+  private static String childOf(Cgroup g, String prefix) throws IOException {
+    try (var s = Files.list(g.dir("freezer"))) {
+      return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix))
+          .findFirst().orElseThrow();
+    }
+  }
+}
