@@ -48,7 +48,7 @@ class ScenarioValidationTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       malformed JSON          | { "name": "t", "workload": { "type": "sort" ,, } }                                   | scenario: expected valid JSON, but line 1
-      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop], got "explode"
+      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, disk-load, cpu-hog, slow-node, freeze], got "explode"
       negative time           | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["-5s", "30s"] } } ]     | faults[0].at.uniform[0]: expected a non-negative duration
       reversed range          | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["30s", "5s"] } } ]      | faults[0].at.uniform: expected from <= to
       node out of range       | "faults": [ { "kind": "crash", "node": 9, "at": "5s" } ]                             | faults[0].node: expected a node index in 0..3, got 9
@@ -58,6 +58,14 @@ class ScenarioValidationTest {
       duration without unit   | "faults": [ { "kind": "crash", "node": 0, "at": "5" } ]                              | faults[0].at: expected a duration such as
       zero maps               | "workload": { "type": "sort", "size": "1MB", "maps": 0 }                             | workload.maps: expected at least 1, got 0
       same as first fault     | "faults": [ { "kind": "crash", "node": "same", "at": "5s" } ]                        | faults[0].node: "same" means the node of the previous fault
+      negative rate           | "faults": [ { "kind": "bandwidth-cap", "node": 1, "at": "5s", "rate": "-1MB/s" } ]    | faults[0].rate: expected a positive rate such as "1MB/s"
+      rate without unit       | "faults": [ { "kind": "bandwidth-cap", "node": 1, "at": "5s", "rate": "1000" } ]     | faults[0].rate: expected a positive rate
+      freeze without duration | "faults": [ { "kind": "freeze", "node": 1, "at": "5s" } ]                            | faults[0].for: expected how long the freeze lasts
+      unknown node role       | "faults": [ { "kind": "cpu-hog", "node": "slowest", "at": "5s" } ]                   | faults[0].node: expected a node index or one of
+      field of another kind   | "faults": [ { "kind": "cpu-hog", "node": 0, "at": "5s", "rate": "1MB/s" } ]          | faults[0].rate: unknown field
+      empty slow node         | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s" } ]                         | faults[0]: expected at least one of "cpu"
+      crash with duration     | "faults": [ { "kind": "crash", "node": 0, "at": "5s", "for": "10s" } ]               | faults[0].for: a crash lasts until the run ends
+      latency without delay   | "faults": [ { "kind": "latency", "node": 0, "at": "5s" } ]                           | faults[0].delay: expected a delay
       unknown event           | "faults": [ { "kind": "crash", "node": 0, "at": { "event": "lunch" } } ]             | faults[0].at.event: expected "maps-completed" or "reducer-in-shuffle"
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,

@@ -51,7 +51,7 @@ public final class TrafficControl {
   }
 
   /** Caps traffic from and to these ports at {@code bytesPerSecond} in each direction. */
-  public synchronized Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {
+  public synchronized Installed cap(List<Integer> ports, long bytesPerSecond) {
     if (bytesPerSecond <= 0) {
       throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
     }
@@ -60,7 +60,7 @@ public final class TrafficControl {
   }
 
   /** Delays each packet from and to these ports by {@code delay} (+- {@code jitter}). */
-  public synchronized Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
+  public synchronized Installed delay(List<Integer> ports, Duration delay, Duration jitter) {
     List<String> p = latencyProblems();
     if (!p.isEmpty()) {
       throw new PreconditionFailed(p.get(0));

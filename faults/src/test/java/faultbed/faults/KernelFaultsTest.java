@@ -141,7 +141,7 @@ class KernelFaultsTest {
   void bandwidthCapHoldsWithinTwentyPercentAndSparesOtherPorts() throws Exception {
     try (ServerSocket capped = firehose(); ServerSocket free = firehose()) {
       long cap = 1_000_000;
-      Installed shaping = new TrafficControl(ledger).cap("run-1", List.of(capped.getLocalPort()), cap);
+      Installed shaping = new TrafficControl(ledger).cap(List.of(capped.getLocalPort()), cap);
       double got = throughput(capped.getLocalPort(), Duration.ofSeconds(3));
       double other = throughput(free.getLocalPort(), Duration.ofSeconds(1));
       assertTrue(Math.abs(got - cap) <= 0.2 * cap, "capped port delivered " + got + " B/s for a cap of " + cap);
@@ -156,14 +156,14 @@ class KernelFaultsTest {
     List<String> problems = TrafficControl.latencyProblems();
     if (!problems.isEmpty()) {
       PreconditionFailed e = assertThrows(PreconditionFailed.class,
-          () -> new TrafficControl(ledger).delay("run-1", List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO));
+          () -> new TrafficControl(ledger).delay(List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO));
       assertTrue(e.getMessage().contains("netem"), e.getMessage());
       assumeTrue(false, "kernel has no netem: " + problems.get(0));
     }
     try (ServerSocket server = new ServerSocket(0)) {
       int port = server.getLocalPort();
       long before = connectMillis(port);
-      Installed delay = new TrafficControl(ledger).delay("run-1", List.of(port), Duration.ofMillis(100), Duration.ZERO);
+      Installed delay = new TrafficControl(ledger).delay(List.of(port), Duration.ofMillis(100), Duration.ZERO);
       long with = connectMillis(port);
       delay.heal();
       // a connect is one round trip: SYN to the port and SYN-ACK from it, each delayed once

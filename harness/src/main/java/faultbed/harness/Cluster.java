@@ -33,6 +33,9 @@ public interface Cluster extends AutoCloseable {
    */
   String applicationState(String applicationId);
 
+  /** The OS backends and tags faults of run {@code runId} work with. */
+  faultbed.harness.timeline.FaultContext faultContext(String runId);
+
   /** Backend name and node sizes, for the run record. */
   RunRecord.ClusterInfo info();
 

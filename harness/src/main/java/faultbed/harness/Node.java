@@ -30,6 +30,17 @@ public interface Node {
   /** The node's cgroup path, relative to each controller's mount. */
   String cgroup();
 
+  /** The node's cgroup itself, for faults that limit, load or freeze the node. */
+  faultbed.faults.Cgroup group();
+
+  /** Every TCP port the node serves (shuffle, container manager, web), for network faults. */
+  List<Integer> ports();
+
+  /** Stops the node's heartbeats to the RM until {@link #resumeHeartbeats()}: the RM hears nothing. */
+  void pauseHeartbeats();
+
+  void resumeHeartbeats();
+
   /** False once a fault has taken the node down and until a reset brings it back. */
   boolean isUp();
 

@@ -5,7 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.timeline.BandwidthCap;
+import faultbed.harness.timeline.Blackhole;
+import faultbed.harness.timeline.CpuHog;
+import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.Freeze;
+import faultbed.harness.timeline.Latency;
+import faultbed.harness.timeline.RstSuppression;
+import faultbed.harness.timeline.SlowNode;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.NodeStop;
@@ -41,8 +49,23 @@ public final class ScenarioParser {
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
       "faults+", "runs");
-  private static final Set<String> FAULT = Set.of("kind", "node", "at");
-  private static final List<String> FAULT_KINDS = List.of("crash", "stop");
+  /** Fields each fault kind takes besides kind, node, at and for. */
+  private static final Map<String, Set<String>> FAULT_FIELDS = new java.util.LinkedHashMap<>();
+
+  static {
+    FAULT_FIELDS.put("crash", Set.of());
+    FAULT_FIELDS.put("stop", Set.of());
+    FAULT_FIELDS.put("rst-suppression", Set.of());
+    FAULT_FIELDS.put("blackhole", Set.of());
+    FAULT_FIELDS.put("bandwidth-cap", Set.of("rate"));
+    FAULT_FIELDS.put("latency", Set.of("delay", "jitter"));
+    FAULT_FIELDS.put("disk-load", Set.of("writers", "block", "file", "direct"));
+    FAULT_FIELDS.put("cpu-hog", Set.of("spinners"));
+    FAULT_FIELDS.put("slow-node", Set.of("cpu", "readRate", "writeRate"));
+    FAULT_FIELDS.put("freeze", Set.of());
+  }
+
+  private static final List<String> FAULT_KINDS = List.copyOf(FAULT_FIELDS.keySet());
   private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
 
   private ScenarioParser() {}
@@ -235,7 +258,6 @@ public final class ScenarioParser {
     for (int i = 0; i < n.size(); i++) {
       String f = at + "[" + i + "]";
       JsonNode fault = object(n.get(i), f);
-      onlyKnown(fault, f + ".", FAULT);
       if (!fault.has("kind")) {
         throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
       }
@@ -243,15 +265,109 @@ public final class ScenarioParser {
       if (!FAULT_KINDS.contains(kind)) {
         throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + kind + "\"");
       }
+      Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "at", "for"));
+      allowed.addAll(FAULT_FIELDS.get(kind));
+      onlyKnown(fault, f + ".", allowed);
       Target target = target(fault.get("node"), f + ".node", nodes, i);
       if (!fault.has("at")) {
         throw new ScenarioException(f + ".at", "expected when the fault fires: \"10s\", {\"uniform\": [\"1s\", \"40s\"]} or {\"event\": \"maps-completed\", \"count\": 4}");
       }
       Trigger trigger = trigger(fault.get("at"), f + ".at");
-      Fault value = kind.equals("crash") ? NodeCrash.on(target) : NodeStop.on(target);
+      Duration lasts = fault.has("for") ? positive(duration(fault.get("for"), f + ".for"), f + ".for") : null;
+      if ((kind.equals("crash") || kind.equals("stop")) && lasts != null) {
+        throw new ScenarioException(f + ".for", "a " + kind + " lasts until the run ends; remove \"for\"");
+      }
+      Fault value = fault(kind, fault, f, target, lasts);
       steps.add(new Timeline.Step(trigger, value));
     }
     return steps;
+  }
+
+  private static Fault fault(String kind, JsonNode n, String f, Target target, Duration lasts) {
+    return switch (kind) {
+      case "crash" -> NodeCrash.on(target);
+      case "stop" -> NodeStop.on(target);
+      case "rst-suppression" -> new RstSuppression(target, lasts);
+      case "blackhole" -> new Blackhole(target, lasts);
+      case "bandwidth-cap" -> new BandwidthCap(target, rate(n.get("rate"), f + ".rate"), lasts);
+      case "latency" -> new Latency(target, required(n, "delay", f, "a delay such as \"50ms\"", x -> duration(x, f + ".delay")),
+          n.has("jitter") ? duration(n.get("jitter"), f + ".jitter") : Duration.ZERO, lasts);
+      case "disk-load" -> new DiskLoad(target,
+          n.has("writers") ? (int) integer(n.get("writers"), f + ".writers", 1) : 4,
+          n.has("block") ? bytes(n.get("block"), f + ".block") : 1L << 20,
+          n.has("file") ? bytes(n.get("file"), f + ".file") : 256L << 20,
+          !n.has("direct") || bool(n.get("direct"), f + ".direct"), lasts);
+      case "cpu-hog" -> new CpuHog(target, n.has("spinners") ? (int) integer(n.get("spinners"), f + ".spinners", 1) : 4, lasts);
+      case "slow-node" -> {
+        if (!n.has("cpu") && !n.has("readRate") && !n.has("writeRate")) {
+          throw new ScenarioException(f, "expected at least one of \"cpu\" (cores, e.g. 0.25), \"readRate\", \"writeRate\"");
+        }
+        yield new SlowNode(target, n.has("cpu") ? cores(n.get("cpu"), f + ".cpu") : null,
+            n.has("readRate") ? rate(n.get("readRate"), f + ".readRate") : null,
+            n.has("writeRate") ? rate(n.get("writeRate"), f + ".writeRate") : null, lasts);
+      }
+      case "freeze" -> {
+        if (lasts == null) {
+          throw new ScenarioException(f + ".for", "expected how long the freeze lasts, e.g. \"20s\"");
+        }
+        yield new Freeze(target, lasts);
+      }
+      default -> throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
+    };
+  }
+
+  private static <T> T required(JsonNode n, String field, String f, String what, java.util.function.Function<JsonNode, T> read) {
+    if (!n.has(field)) {
+      throw new ScenarioException(f + "." + field, "expected " + what);
+    }
+    return read.apply(n.get(field));
+  }
+
+  private static final Pattern RATE = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(B|KB|MB|GB)/s$", Pattern.CASE_INSENSITIVE);
+
+  /** A rate such as "1MB/s" (binary units, as sizes) in bytes per second. */
+  static long rate(JsonNode n, String at) {
+    String expected = "expected a positive rate such as \"1MB/s\" or \"500KB/s\"";
+    if (n == null || !n.isTextual()) {
+      throw new ScenarioException(at, expected);
+    }
+    Matcher m = RATE.matcher(n.asText().trim());
+    if (!m.matches()) {
+      throw new ScenarioException(at, expected + ", got \"" + n.asText() + "\"");
+    }
+    double v = Double.parseDouble(m.group(1));
+    long unit = switch (m.group(2).toUpperCase()) {
+      case "KB" -> 1L << 10;
+      case "MB" -> 1L << 20;
+      case "GB" -> 1L << 30;
+      default -> 1L;
+    };
+    long r = Math.round(v * unit);
+    if (r <= 0) {
+      throw new ScenarioException(at, expected + ", got \"" + n.asText() + "\"");
+    }
+    return r;
+  }
+
+  private static double cores(JsonNode n, String at) {
+    if (n == null || !n.isNumber() || n.asDouble() <= 0) {
+      throw new ScenarioException(at, "expected a positive number of cores, e.g. 0.25");
+    }
+    return n.asDouble();
+  }
+
+  private static boolean bool(JsonNode n, String at) {
+    if (!n.isBoolean()) {
+      throw new ScenarioException(at, "expected true or false");
+    }
+    return n.asBoolean();
+  }
+
+  private static Duration positive(Duration d, String at) {
+    if (d.isZero()) {
+      throw new ScenarioException(at, "expected a duration above zero");
+    }
+    return d;
   }
 
   private static Target target(JsonNode n, String at, int nodes, int position) {

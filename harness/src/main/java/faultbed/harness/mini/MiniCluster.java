@@ -63,6 +63,8 @@ public final class MiniCluster implements Cluster {
   private final List<MiniNode> nodes = new ArrayList<>();
   private final ResourceTrackerLink rmLink;
   private volatile RunListener listener = RunListener.NONE;
+  private final faultbed.faults.Iptables iptables;
+  private final faultbed.faults.TrafficControl trafficControl;
   private boolean closed;
 
   private MiniCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
@@ -71,6 +73,8 @@ public final class MiniCluster implements Cluster {
     this.workDir = workDir;
     this.joinScript = workDir.resolve("join-cgroup.sh");
     Files.writeString(joinScript, JOIN_SCRIPT);
+    this.iptables = new faultbed.faults.Iptables(ledger);
+    this.trafficControl = new faultbed.faults.TrafficControl(ledger);
     this.instanceGroup = Cgroup.of(ledger.owner()).create();
     ledger.record(LedgerEntry.cgroup(instanceGroup, "cluster"));
 
@@ -159,9 +163,11 @@ public final class MiniCluster implements Cluster {
     return conf;
   }
 
+  /** Containers of this NodeManager join the node's cgroup; its heartbeats pass a gate faults can close. */
   private void attachExecutor(MiniNode node, NodeManager nm) {
     List<String> procs = node.group().procsFiles().stream().map(Path::toString).toList();
     MiniNode.executor(nm).joinCgroupOnLaunch(joinScript.toString(), procs);
+    node.gateHeartbeats();
   }
 
   /** Where progress of the next runs is reported. */
@@ -215,6 +221,11 @@ public final class MiniCluster implements Cluster {
     var app = resourceManager().getRMContext().getRMApps()
         .get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(applicationId));
     return app == null ? "UNKNOWN" : app.getState().name();
+  }
+
+  @Override
+  public faultbed.harness.timeline.FaultContext faultContext(String runId) {
+    return new faultbed.harness.timeline.FaultContext(runId, ledger, iptables, trafficControl);
   }
 
   @Override

@@ -28,6 +28,8 @@ public final class MiniNode implements Node {
   private final int index;
   private final ResourceTrackerLink rm;
   private volatile Cgroup cgroup;
+  private volatile HeartbeatGate heartbeats;
+  private volatile int shufflePort = -1;
   private volatile NodeManager nm;
   private volatile int generation;
   private volatile boolean up = true;
@@ -58,6 +60,9 @@ public final class MiniNode implements Node {
    * sweep may still be running on the old group and must not touch the new one's containers.
    */
   void replace(NodeManager fresh, Cgroup freshGroup) {
+    if (heartbeats != null) {
+      heartbeats.open(); // the dead generation's thread may be parked here
+    }
     this.nm = fresh;
     this.cgroup = freshGroup;
     this.generation++;
@@ -69,8 +74,12 @@ public final class MiniNode implements Node {
     return nm.getNMContext().getNodeId().toString();
   }
 
+  /** The port this generation's ShuffleHandler bound; known even after a crash closed it. */
   @Override
   public int shufflePort() {
+    if (shufflePort > 0) {
+      return shufflePort;
+    }
     try {
       var meta = nm.getNMContext().getAuxServices().getMetaData()
           .get(ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID);
@@ -112,8 +121,35 @@ public final class MiniNode implements Node {
     return cgroup.path();
   }
 
-  Cgroup group() {
+  @Override
+  public Cgroup group() {
     return cgroup;
+  }
+
+  void gateHeartbeats() {
+    shufflePort = -1;
+    shufflePort = shufflePort();
+    heartbeats = HeartbeatGate.install(nm);
+  }
+
+  @Override
+  public void pauseHeartbeats() {
+    heartbeats.close();
+  }
+
+  @Override
+  public void resumeHeartbeats() {
+    heartbeats.open();
+  }
+
+  @Override
+  public List<Integer> ports() {
+    String id = nodeId();
+    List<Integer> ports = new ArrayList<>();
+    ports.add(shufflePort());
+    ports.add(Integer.parseInt(id.substring(id.lastIndexOf(':') + 1)));
+    ports.add(nm.getNMContext().getHttpPort());
+    return ports;
   }
 
   @Override

@@ -4,6 +4,7 @@ import faultbed.harness.Cluster;
 import faultbed.harness.HarnessException;
 import faultbed.harness.Node;
 import faultbed.harness.RunSpec;
+import faultbed.harness.timeline.Injection;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.NodeStop;
@@ -94,6 +95,8 @@ public final class RunExecutor {
 
   private final Cluster cluster;
   private final RunListener listener;
+  private ScheduledExecutorService injector;
+  private String runId;
 
   public RunExecutor(Cluster cluster, RunListener listener) {
     this.cluster = cluster;
@@ -108,6 +111,8 @@ public final class RunExecutor {
     volatile boolean queued;
     volatile Integer node;
     volatile Long injectedMs;
+    volatile Long healedMs;
+    volatile faultbed.faults.Installed healer;
     volatile Map<String, String> detail = Map.of();
     volatile String error;
 
@@ -162,7 +167,8 @@ public final class RunExecutor {
       }
 
       Observed observed = new Observed();
-      ScheduledExecutorService injector = Executors.newSingleThreadScheduledExecutor(r -> {
+      runId = spec.runId();
+      injector = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "faultbed-injector");
         t.setDaemon(true);
         return t;
@@ -208,6 +214,9 @@ public final class RunExecutor {
         harnessMs.put("observedEnd", observedEnd);
         injector.shutdownNow();
         injector.awaitTermination(30, TimeUnit.SECONDS);
+        for (Armed a : armed) {
+          heal(a, nowMs); // what lasts "until the job ends" ends here
+        }
         listener.phase("collecting");
         awaitNodeVerdicts(armed, nodeInfos, watcher, conf, nowMs);
         transitions = watcher.transitions();
@@ -248,7 +257,7 @@ public final class RunExecutor {
         }
         faults.add(new FaultEvent(a.step.fault().kind(), a.node == null ? -1 : a.node,
             a.step.fault().target().describe(), a.step.trigger().describe(), a.scheduledMs, a.injectedMs,
-            null, detail));
+            a.step.fault() instanceof NodeCrash || a.step.fault() instanceof NodeStop ? null : a.healedMs, detail));
       }
       List<NodeInfo> withLost = nodeInfos.stream().map(n -> new NodeInfo(n.index(), n.nodeId(),
           n.shufflePort(), n.localDirs(), n.logDirs(), n.cgroup(),
@@ -330,12 +339,34 @@ public final class RunExecutor {
       listener.phase("fault: " + a.step.fault().kind() + " node " + node.index());
       a.node = node.index();
       long before = nowMs.getAsLong();
-      a.detail = a.step.fault().inject(node);
+      Injection injection = a.step.fault().inject(node, cluster.faultContext(runId));
+      a.detail = injection.detail();
+      a.healer = injection.healer();
       a.injectedMs = before;
+      Duration lasts = a.step.fault().duration();
+      if (lasts != null) {
+        injector.schedule(() -> heal(a, nowMs), Math.max(0, before + lasts.toMillis() - nowMs.getAsLong()),
+            TimeUnit.MILLISECONDS);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       a.error = e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+  }
+
+  /** Takes a fault away (once) and notes when. */
+  private static void heal(Armed a, java.util.function.LongSupplier nowMs) {
+    synchronized (a) {
+      if (a.healer == null || a.healedMs != null) {
+        return;
+      }
+      try {
+        a.healer.heal();
+      } catch (RuntimeException e) {
+        a.error = "heal failed: " + e.getMessage();
+      }
+      a.healedMs = nowMs.getAsLong();
     }
   }
 

@@ -1,15 +1,23 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
-import java.util.Map;
+import java.time.Duration;
 
-/** Something done to a node. A value: where it strikes is its target, when is the timeline's business. */
+/**
+ * Something done to a node. A value: where it strikes is its target, when is the timeline's
+ * business, and how long it lasts is its duration (none: until the run ends).
+ */
 public interface Fault {
   /** The name scenario files use, e.g. "crash". */
   String kind();
 
   Target target();
 
-  /** Does it; returns what it observed for the record. */
-  Map<String, String> inject(Node node);
+  /** How long the fault lasts before it is healed; null lasts until the job ends. */
+  default Duration duration() {
+    return null;
+  }
+
+  /** Does it; returns what it observed and how to heal it. */
+  Injection inject(Node node, FaultContext context);
 }

@@ -1,7 +1,6 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
-import java.util.Map;
 
 /** The seeds' "TaskTracker kill": the node's NodeManager and all its containers die at once, unannounced. */
 public record NodeCrash(Target target) implements Fault {
@@ -15,7 +14,7 @@ public record NodeCrash(Target target) implements Fault {
   }
 
   @Override
-  public Map<String, String> inject(Node node) {
-    return node.crash();
+  public Injection inject(Node node, FaultContext context) {
+    return Injection.permanent(node.crash());
   }
 }

@@ -1,7 +1,6 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
-import java.util.Map;
 
 /** A graceful NodeManager shutdown: containers killed and the RM told at once. Compare with {@link NodeCrash}. */
 public record NodeStop(Target target) implements Fault {
@@ -15,7 +14,7 @@ public record NodeStop(Target target) implements Fault {
   }
 
   @Override
-  public Map<String, String> inject(Node node) {
-    return node.stopGracefully();
+  public Injection inject(Node node, FaultContext context) {
+    return Injection.permanent(node.stopGracefully());
   }
 }

@@ -10,6 +10,8 @@ import faultbed.harness.Node;
 import faultbed.harness.junit.Faultbed;
 import faultbed.harness.junit.Recorder;
 import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.FaultContext;
+import faultbed.harness.timeline.Injection;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.NodeStop;
@@ -56,14 +58,14 @@ class NodeCrashClusterTest {
     }
 
     @Override
-    public Map<String, String> inject(Node node) {
+    public Injection inject(Node node, FaultContext context) {
       // a reducer container may still be localizing: crash once its JVM runs, so there is something to kill
       org.awaitility.Awaitility.await("a container process on " + node).atMost(Duration.ofSeconds(20))
           .pollInterval(Duration.ofMillis(20)).until(() -> !node.processes().isEmpty());
       port = node.shufflePort();
       processesBefore = node.processes();
       long t0 = System.nanoTime();
-      Map<String, String> detail = crash.inject(node);
+      Injection injection = crash.inject(node, context);
       while (refusedAfterMs < 0 && System.nanoTime() - t0 < Duration.ofSeconds(5).toNanos()) {
         try (Socket s = new Socket()) {
           s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
@@ -74,7 +76,7 @@ class NodeCrashClusterTest {
         }
       }
       processesAfter = node.processes();
-      return detail;
+      return injection;
     }
   }
 
@@ -120,8 +122,9 @@ class NodeCrashClusterTest {
     }
     MiniNode n = cluster.nodes().get(3);
     String before = n.nodeId();
+    int port = n.shufflePort();
     n.crash();
-    assertThrows(RuntimeException.class, n::shufflePort);
+    assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close());
     cluster.reset();
     assertTrue(n.isUp());
     assertFalse(before.equals(n.nodeId()), "a fresh NodeManager has a new NodeId");

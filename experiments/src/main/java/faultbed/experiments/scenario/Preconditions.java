@@ -1,0 +1,36 @@
+package faultbed.experiments.scenario;
+
+import faultbed.faults.Iptables;
+import faultbed.faults.KernelBackend;
+import faultbed.faults.TrafficControl;
+import faultbed.harness.timeline.BandwidthCap;
+import faultbed.harness.timeline.Blackhole;
+import faultbed.harness.timeline.Latency;
+import faultbed.harness.timeline.RstSuppression;
+import faultbed.harness.timeline.Timeline;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+/** What this machine lacks for a scenario's faults, one line each with how to get it; checked before anything starts. */
+public final class Preconditions {
+  private Preconditions() {}
+
+  public static List<String> problems(Scenario scenario) {
+    LinkedHashSet<String> problems = new LinkedHashSet<>(KernelBackend.problems());
+    for (Variant v : scenario.variants()) {
+      for (Timeline.Step s : v.timeline().steps()) {
+        if (s.fault() instanceof RstSuppression || s.fault() instanceof Blackhole) {
+          problems.addAll(Iptables.problems());
+        }
+        if (s.fault() instanceof BandwidthCap) {
+          problems.addAll(TrafficControl.problems());
+        }
+        if (s.fault() instanceof Latency) {
+          problems.addAll(TrafficControl.latencyProblems());
+        }
+      }
+    }
+    return new ArrayList<>(problems);
+  }
+}

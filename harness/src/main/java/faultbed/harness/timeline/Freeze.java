@@ -1,0 +1,34 @@
+package faultbed.harness.timeline;
+
+import faultbed.harness.Node;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The node stops for a while and then carries on: its containers frozen, its heartbeats held. A
+ * transient overload that looks like a failure, which is seed 003's central confusion.
+ */
+public record Freeze(Target target, Duration duration) implements Fault {
+  public Freeze {
+    if (duration == null || duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException("for: expected how long the freeze lasts, e.g. \"20s\"");
+    }
+  }
+
+  @Override
+  public String kind() {
+    return "freeze";
+  }
+
+  @Override
+  public Injection inject(Node node, FaultContext context) {
+    node.pauseHeartbeats();
+    node.group().freeze();
+    return new Injection(Map.of("processesFrozen", Integer.toString(node.group().pids().size())), () -> {
+      if (node.group().exists()) {
+        node.group().thaw();
+      }
+      node.resumeHeartbeats();
+    });
+  }
+}

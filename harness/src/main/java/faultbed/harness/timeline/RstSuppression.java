@@ -1,0 +1,27 @@
+package faultbed.harness.timeline;
+
+import faultbed.harness.Node;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * TCP RST packets leaving the node's ports are dropped, so peers wait for a connect timeout instead
+ * of being refused. With a {@link NodeCrash} of the same node: a whole-machine failure (seed 003, §4).
+ */
+public record RstSuppression(Target target, Duration duration) implements Fault {
+  public static RstSuppression on(Target target) {
+    return new RstSuppression(target, null);
+  }
+
+  @Override
+  public String kind() {
+    return "rst-suppression";
+  }
+
+  @Override
+  public Injection inject(Node node, FaultContext context) {
+    List<Integer> ports = node.ports();
+    return new Injection(java.util.Map.of("ports", ports.toString()),
+        context.iptables().dropRst(context.runId(), ports));
+  }
+}

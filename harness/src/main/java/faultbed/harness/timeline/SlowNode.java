@@ -1,0 +1,36 @@
+package faultbed.harness.timeline;
+
+import faultbed.faults.NodeLimits;
+import faultbed.harness.Node;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A node made slower through its cgroup: a CPU quota in cores and disk read/write throttles, like a
+ * VM sharing its host (seed 000, Tables 2 and 4). Null leaves that resource alone.
+ */
+public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond,
+    Duration duration) implements Fault {
+  @Override
+  public String kind() {
+    return "slow-node";
+  }
+
+  @Override
+  public Injection inject(Node node, FaultContext context) {
+    Map<String, String> detail = new LinkedHashMap<>();
+    if (cpuCores != null) {
+      detail.put("cpuCores", cpuCores.toString());
+    }
+    if (readBytesPerSecond != null) {
+      detail.put("readBytesPerSecond", readBytesPerSecond.toString());
+    }
+    if (writeBytesPerSecond != null) {
+      detail.put("writeBytesPerSecond", writeBytesPerSecond.toString());
+    }
+    return new Injection(detail, NodeLimits.apply(node.group(), cpuCores, readBytesPerSecond, writeBytesPerSecond,
+        node.localDirs().stream().map(Path::of).toList()));
+  }
+}
