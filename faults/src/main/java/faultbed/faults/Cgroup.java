@@ -85,8 +85,12 @@ public final class Cgroup {
 
   /** This group and every group below it, deepest last. */
   public List<Cgroup> subtree() {
+    return subtree("blkio");
+  }
+
+  private List<Cgroup> subtree(String controller) {
     List<Cgroup> all = new ArrayList<>();
-    Path base = dir("blkio");
+    Path base = dir(controller);
     if (!Files.isDirectory(base)) {
       return all;
     }
@@ -174,7 +178,10 @@ public final class Cgroup {
         ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
         killed.add(pid);
       }
-      thaw();
+      // a group below that was frozen on its own stays frozen when this one thaws: thaw them all
+      for (Cgroup g : subtree("freezer")) {
+        g.thaw();
+      }
       pause(20);
     } while (System.nanoTime() < deadline);
     Set<Long> left = pids();

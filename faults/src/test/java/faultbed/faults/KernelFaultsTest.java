@@ -205,8 +205,9 @@ class KernelFaultsTest {
     Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
     Set<Long> pids = group.pids();
     assertEquals(2, pids.size());
-    double share = cpuShareOver(group, Duration.ofSeconds(1));
-    assertTrue(share > 0.3, "two spinners on two shared cores used " + share + " cores");
+    double share = cpuShareOver(group, Duration.ofSeconds(2));
+    // on a quiet machine two spinners take close to two cores; under load, still a measurable share
+    assertTrue(share > 0.1, "two spinners used " + share + " cores");
     hogs.heal();
     for (long pid : pids) {
       Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> ProcessHandle.of(pid).isEmpty());

@@ -1,0 +1,37 @@
+package faultbed.faults;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A stand-in harness for {@link SigkillLeftoversTest}: installs one fault of every kernel kind, says
+ * READY, then waits to be killed. Arguments: a folder for dd files, two port numbers.
+ */
+public final class LeftoverMaker {
+  public static void main(String[] args) throws Exception {
+    Path dir = Path.of(args[0]);
+    int port = Integer.parseInt(args[1]);
+    int other = Integer.parseInt(args[2]);
+    Ledger ledger = Ledger.open();
+    Cgroup node = Cgroup.of(ledger.owner() + "/node-0").create();
+    ledger.record(LedgerEntry.cgroup(Cgroup.of(ledger.owner()), "probe"));
+    Iptables iptables = new Iptables(ledger);
+    iptables.dropRst("probe", List.of(port));
+    iptables.dropAll("probe", List.of(other));
+    new TrafficControl(ledger).cap(List.of(port), 1_000_000);
+    NodeLimits.apply(node, 0.5, null, 64L << 20, List.of(dir));
+    Load.diskWriters(ledger, "probe", node, List.of(dir), 2, 1 << 20, 64L << 20, true);
+    Load.cpuSpinners(node, 1);
+    Cgroup frozen = Cgroup.of(ledger.owner() + "/frozen").create();
+    frozen.spawn(List.of("sleep", "600"));
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (frozen.pids().isEmpty() && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    frozen.freeze();
+    System.out.println("READY " + ledger.owner());
+    System.out.flush();
+    Thread.sleep(600_000);
+  }
+}

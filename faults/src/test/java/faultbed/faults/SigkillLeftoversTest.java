@@ -1,0 +1,89 @@
+package faultbed.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SIGKILL of a process while a fault of every kernel kind is active, then one heal at start:
+ * nothing left on the OS. Checks the OS itself (iptables, tc, cgroupfs, /proc), not the ledger.
+ */
+class SigkillLeftoversTest {
+  private static String iptables() {
+    return Shell.run(List.of("iptables", "-w", "-S")).out();
+  }
+
+  private static String qdiscs() {
+    return Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out() + Shell.run(List.of("tc", "class", "show", "dev", "lo")).out();
+  }
+
+  /** Processes whose cgroup path names this owner. */
+  private static List<Long> processesOf(String owner) {
+    List<Long> pids = new ArrayList<>();
+    ProcessHandle.allProcesses().forEach(p -> {
+      try {
+        if (Files.readString(Path.of("/proc", Long.toString(p.pid()), "cgroup")).contains("/" + owner)) {
+          pids.add(p.pid());
+        }
+      } catch (IOException gone) {
+        // exited
+      }
+    });
+    return pids;
+  }
+
+  @Test
+  void oneStartAfterSigkillLeavesNothingOfAnyKind(@TempDir Path dir) throws Exception {
+    List<String> problems = new ArrayList<>(KernelBackend.problems());
+    problems.addAll(Iptables.problems());
+    problems.addAll(TrafficControl.problems());
+    assumeTrue(problems.isEmpty(), () -> "kernel backend unavailable: " + problems);
+    int port;
+    int other;
+    try (ServerSocket a = new ServerSocket(0); ServerSocket b = new ServerSocket(0)) {
+      port = a.getLocalPort();
+      other = b.getLocalPort();
+    }
+    Process maker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), LeftoverMaker.class.getName(), dir.toString(),
+        Integer.toString(port), Integer.toString(other)).redirectErrorStream(true).start();
+    String owner;
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(maker.getInputStream()))) {
+      String line = out.readLine();
+      assertTrue(line != null && line.startsWith("READY "), "maker said: " + line);
+      owner = line.substring(6).trim();
+      assertTrue(iptables().contains("FB-" + owner), "rules in place");
+      assertTrue(qdiscs().contains("fb:"), "qdisc in place");
+      assertTrue(processesOf(owner).size() >= 4, "dd, spinner and frozen processes running");
+      maker.destroyForcibly(); // SIGKILL: no shutdown hook
+      maker.waitFor();
+    }
+    List<Long> orphans = processesOf(owner);
+    assertFalse(orphans.isEmpty(), "the dead process's load outlives it");
+
+    List<String> healed = Ledger.healOrphans();
+
+    assertFalse(iptables().contains("FB-"), "no faultbed chain or jump left:\n" + iptables());
+    assertFalse(qdiscs().contains("fb:"), "no faultbed qdisc or class left:\n" + qdiscs());
+    assertEquals(List.of(), processesOf(owner), "no dd, spinner or frozen process left");
+    for (String c : Cgroup.CONTROLLERS) {
+      assertFalse(Files.exists(Cgroup.defaultRoot().resolve(c).resolve(Cgroup.PREFIX).resolve(owner)), c + " group left");
+    }
+    try (var files = Files.list(dir)) {
+      assertEquals(List.of(), files.toList(), "dd files left");
+    }
+    assertTrue(healed.size() >= 3, "the heal says what it removed: " + healed);
+  }
+}
