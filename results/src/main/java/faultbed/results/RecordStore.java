@@ -45,13 +45,26 @@ public final class RecordStore {
     return writeAtomically(dir.resolve(SUMMARY), summary);
   }
 
-  /** Every run record in the folder, in run id order. */
+  /** A run record and the file it was read from. */
+  public record StoredRecord(Path file, RunRecord record) {}
+
+  /** Every run record in the folder, in file name order. */
   public List<RunRecord> readAll() {
+    return list().stream().map(StoredRecord::record).toList();
+  }
+
+  /**
+   * Every run record in the folder with its file, in file name order. Other JSON files (the
+   * summary, a baseline file saved alongside) are skipped: a run record has a run id.
+   */
+  public List<StoredRecord> list() {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(p -> p.toString().endsWith(".json"))
           .filter(p -> !p.getFileName().toString().equals(SUMMARY))
           .sorted(Comparator.comparing(Path::toString))
-          .map(RecordStore::read).toList();
+          .map(p -> new StoredRecord(p, read(p)))
+          .filter(s -> s.record().runId() != null)
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
     }

@@ -1,5 +1,7 @@
 package faultbed.results;
 
+import faultbed.results.stats.Bootstrap;
+import faultbed.results.stats.QuantileIntervals;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,23 +13,35 @@ import java.util.Map;
  */
 public record SuiteSummary(String scenario, int runs, List<VariantSummary> variants) {
 
+  /** {@code completionIntervals}: bootstrap intervals for the median and p90 (absent in older summaries). */
   public record VariantSummary(String variant, int runs, int succeeded, int failed,
-      Distribution completionSeconds) {}
+      Distribution completionSeconds, QuantileIntervals completionIntervals) {}
 
   public static SuiteSummary of(List<RunRecord> records) {
+    List<VariantSummary> variants = new ArrayList<>();
+    byVariant(records).forEach((variant, runs) -> {
+      double[] times = completionTimes(runs);
+      int ok = times.length;
+      variants.add(new VariantSummary(variant, runs.size(), ok, runs.size() - ok, Distribution.of(times),
+          QuantileIntervals.of(times, Bootstrap.DEFAULT)));
+    });
+    String scenario = records.isEmpty() ? "" : records.get(0).scenario();
+    return new SuiteSummary(scenario, records.size(), variants);
+  }
+
+  /** Runs grouped by variant, variants in order of first appearance. */
+  public static Map<String, List<RunRecord>> byVariant(List<RunRecord> records) {
     Map<String, List<RunRecord>> byVariant = new LinkedHashMap<>();
     for (RunRecord r : records) {
       byVariant.computeIfAbsent(r.variant(), k -> new ArrayList<>()).add(r);
     }
-    List<VariantSummary> variants = new ArrayList<>();
-    byVariant.forEach((variant, runs) -> {
-      double[] times = runs.stream().filter(r -> r.job() != null && r.job().succeeded())
-          .flatMap(r -> r.completionSeconds().stream()).mapToDouble(Double::doubleValue).toArray();
-      int ok = times.length;
-      variants.add(new VariantSummary(variant, runs.size(), ok, runs.size() - ok, Distribution.of(times)));
-    });
-    String scenario = records.isEmpty() ? "" : records.get(0).scenario();
-    return new SuiteSummary(scenario, records.size(), variants);
+    return byVariant;
+  }
+
+  /** Completion times in seconds of the runs whose job succeeded. */
+  public static double[] completionTimes(List<RunRecord> runs) {
+    return runs.stream().filter(r -> r.job() != null && r.job().succeeded())
+        .flatMap(r -> r.completionSeconds().stream()).mapToDouble(Double::doubleValue).toArray();
   }
 
   /** A fixed-width table for terminals. */

@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
 /** The {@code faultbed} command. Exit codes: 0 done, 2 bad input, 3 the machine lacks something. */
 @Command(name = "faultbed", mixinStandardHelpOptions = true, version = "faultbed 0.1.0",
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
-    subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class})
+    subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
+        ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class})
 public final class FaultbedCli implements Runnable {
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;
@@ -100,7 +101,7 @@ public final class FaultbedCli implements Runnable {
         err.println("faultbed: --out: expected a new or empty folder, but " + dir + " already holds run records");
         return BAD_INPUT;
       }
-      List<String> problems = KernelBackend.problems();
+      List<String> problems = faultbed.experiments.scenario.Preconditions.problems(scenario);
       if (!problems.isEmpty()) {
         err.println("faultbed: cannot run here: " + problems.get(0));
         return MISSING_ENVIRONMENT;

@@ -1,0 +1,99 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.math3.distribution.LogNormalDistribution;
+import org.apache.commons.math3.random.Well19937c;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CI gate: a constructed 20% regression fails it, another sample of the same variant passes. */
+class CompareCommandTest {
+  private static final int RUNS = 20;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int faultbed(String... args) {
+    return FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+  }
+
+  /** A suite folder of RUNS successful "crash" runs with log-normal times around 45 s (6% spread), scaled. */
+  private static Path suite(Path dir, long seed, double scale) {
+    LogNormalDistribution times = new LogNormalDistribution(new Well19937c(seed), Math.log(45), 0.06,
+        LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+    RecordStore store = new RecordStore(dir);
+    for (int i = 0; i < RUNS; i++) {
+      long ms = Math.round(times.sample() * scale * 1000);
+      store.write(new RunRecord(RunRecord.SCHEMA_VERSION, String.format("crash-%03d", i), "ci", "crash", i, seed, "t",
+          new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(), List.of(),
+          List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, ms, 8, 2, null), Map.of(), List.of()));
+    }
+    return dir;
+  }
+
+  @Test
+  void twentyPercentSlowerExitsOne(@TempDir Path tmp) {
+    Path baseline = suite(tmp.resolve("baseline"), 1, 1.0);
+    Path slower = suite(tmp.resolve("candidate"), 2, 1.2);
+    assertEquals(1, faultbed("compare", baseline.toString(), slower.toString()), out + "\n" + err);
+    assertTrue(out.toString().contains("verdict: WORSE"), out.toString());
+    assertTrue(out.toString().endsWith("REGRESSION\n"), out.toString());
+  }
+
+  @Test
+  void aRerunOfTheSameVariantExitsZero(@TempDir Path tmp) {
+    Path baseline = suite(tmp.resolve("baseline"), 1, 1.0);
+    Path rerun = suite(tmp.resolve("rerun"), 3, 1.0);
+    assertEquals(0, faultbed("compare", baseline.toString(), rerun.toString()), out + "\n" + err);
+    assertTrue(out.toString().contains("verdict: NO_SIGNIFICANT_DIFFERENCE"), out.toString());
+  }
+
+  @Test
+  void aCommittedBaselineFileGatesLikeItsFolder(@TempDir Path tmp) {
+    Path baselineRuns = suite(tmp.resolve("baseline"), 1, 1.0);
+    Path file = tmp.resolve("ci/baselines/ci.json");
+    assertEquals(0, faultbed("baseline", baselineRuns.toString(), "--out", file.toString()), err.toString());
+    assertTrue(Files.exists(file));
+    assertTrue(out.toString().contains("baseline: " + file), out.toString());
+    assertEquals(1, faultbed("compare", file.toString(), suite(tmp.resolve("slower"), 2, 1.2).toString()));
+    assertEquals(0, faultbed("compare", file.toString(), suite(tmp.resolve("rerun"), 3, 1.0).toString()));
+    // a looser budget lets the 20% through
+    assertEquals(0, faultbed("compare", file.toString(), tmp.resolve("slower").toString(), "--max-regression", "30"));
+  }
+
+  @Test
+  void badInputIsOneLineNamingTheArgument(@TempDir Path tmp) throws Exception {
+    Path runs = suite(tmp.resolve("runs"), 1, 1.0);
+    assertBad("--alpha: expected a number between 0 and 1, got 1.5", "compare", runs.toString(), runs.toString(), "--alpha", "1.5");
+    assertBad("--max-regression: expected a percentage of at least 0, got -5.0", "compare", runs.toString(), runs.toString(),
+        "--max-regression", "-5");
+    assertBad("BASELINE: expected a folder of run records or a baseline file, got " + tmp.resolve("nope"), "compare",
+        tmp.resolve("nope").toString(), runs.toString());
+    Path summary = Files.writeString(tmp.resolve("summary.json"), "{\"scenario\":\"ci\"}");
+    assertBad("CANDIDATE: expected a baseline file", "compare", runs.toString(), summary.toString());
+    assertBad("--variant: expected one of [crash] in BASELINE, got other", "compare", runs.toString(), runs.toString(),
+        "--variant", "other");
+    assertBad("--candidate-variant: expected one of [crash] in CANDIDATE, got other", "compare", runs.toString(),
+        runs.toString(), "--baseline-variant", "crash", "--candidate-variant", "other");
+    assertBad("Invalid value for option '--alpha'", "compare", runs.toString(), runs.toString(), "--alpha", "x");
+  }
+
+  private void assertBad(String expectedStart, String... args) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    assertEquals(2, faultbed(args), out.toString());
+    String e = err.toString();
+    assertEquals(1, e.lines().count(), e);
+    assertTrue(e.startsWith("faultbed: " + expectedStart), e);
+  }
+}

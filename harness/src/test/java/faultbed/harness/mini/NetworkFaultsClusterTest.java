@@ -1,0 +1,87 @@
+package faultbed.harness.mini;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.BandwidthCap;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.RstSuppression;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workload;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Network faults under a real job. Reducers start only once every map is done, so faults fired at
+ * that moment hit the shuffle and nothing else.
+ */
+@Faultbed(nodes = 4, hadoop = {
+    "mapreduce.job.reduce.slowstart.completedmaps=1.0",
+    "yarn.nm.liveness-monitor.expiry-interval-ms=40000",
+    "yarn.client.nodemanager-connect.max-wait-ms=10000",
+    "yarn.client.nodemanager-connect.retry-interval-ms=2000",
+    "mapreduce.reduce.shuffle.connect.timeout=" + NetworkFaultsClusterTest.CONNECT_TIMEOUT_MS})
+class NetworkFaultsClusterTest {
+  static final long CONNECT_TIMEOUT_MS = 15_000;
+  private static final Workload SORT = Workloads.sort(24L << 20).withMaps(6).withReduces(2);
+  private static final JobEvent MAPS_DONE = JobEvent.mapsCompleted(6);
+
+  private static long longestShuffle(RunRecord r) {
+    return r.attempts().stream().filter(a -> a.type().equals("REDUCE") && "SUCCEEDED".equals(a.state()))
+        .mapToLong(a -> a.shuffleFinishMs() - a.startMs()).max().orElseThrow();
+  }
+
+  @Test
+  void aBandwidthCappedNodeMakesTheShuffleFromItSlower(MiniCluster cluster, Recorder recorder) {
+    RunRecord free = recorder.save(cluster.run(SORT, Timeline.none()));
+    cluster.reset();
+    RunRecord capped = recorder.save(cluster.run(SORT,
+        Timeline.when(MAPS_DONE).inject(BandwidthCap.on(Target.holdingMapOutputs(), 256L << 10))));
+    RunRecord.FaultEvent cap = capped.faults().get(0);
+    assertNotNull(cap.injectedMs(), capped.notes().toString());
+    assertNotNull(cap.healedMs(), "healed when the job ended");
+    assertTrue(free.job().succeeded() && capped.job().succeeded());
+    long freeShuffle = longestShuffle(free);
+    long cappedShuffle = longestShuffle(capped);
+    assertTrue(cappedShuffle > freeShuffle + 4_000,
+        "longest shuffle " + cappedShuffle + " ms capped vs " + freeShuffle + " ms free");
+  }
+
+  @Test
+  void withRstRefusedFetchesAreReportedWithRstSuppressedOnlyExpiryHelps(MiniCluster cluster, Recorder recorder) {
+    RunRecord withRst = recorder.save(cluster.run(SORT,
+        Timeline.when(MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs()))));
+    cluster.reset();
+    RunRecord suppressed = recorder.save(cluster.run(SORT,
+        Timeline.when(MAPS_DONE).inject(RstSuppression.on(Target.holdingMapOutputs()))
+            .then(faultbed.harness.timeline.Trigger.on(MAPS_DONE)).inject(NodeCrash.on(Target.same()))));
+    assertTrue(withRst.job().succeeded() && suppressed.job().succeeded());
+
+    // With RST: Hadoop 3's fetcher retries a refused connect until the connect timeout, then reports it.
+    long crashed = withRst.faults().get(0).injectedMs();
+    long firstReducer = withRst.attempts().stream().filter(a -> a.type().equals("REDUCE"))
+        .mapToLong(AttemptRecord::startMs).min().orElseThrow();
+    assertFalse(withRst.fetchFailures().isEmpty(), "refused fetches are reported");
+    long firstReport = withRst.fetchFailures().get(0).atMs();
+    assertTrue(firstReport - firstReducer >= CONNECT_TIMEOUT_MS - 1_000,
+        "first report " + (firstReport - firstReducer) + " ms after the first reducer started");
+    assertTrue(firstReport < withRst.node(withRst.faults().get(0).node()).lostAt().orElse(Long.MAX_VALUE),
+        "reported before the node expired (crash at " + crashed + " ms)");
+
+    // With RST suppressed: every connect times out silently, nothing is reported before expiry,
+    // and the lost maps are re-run only after the node is LOST.
+    RunRecord.FaultEvent crash = suppressed.faults().get(1);
+    long lost = suppressed.node(crash.node()).lostAt().orElseThrow(() -> new AssertionError("node never LOST"));
+    assertTrue(suppressed.fetchFailures().stream().noneMatch(f -> f.atMs() < lost),
+        "no fetch failure reported before expiry: " + suppressed.fetchFailures());
+    assertTrue(suppressed.attempts().stream().filter(a -> a.type().equals("MAP") && a.attempt() > 0)
+        .allMatch(a -> a.startMs() >= lost), "maps re-run only after LOST");
+  }
+}

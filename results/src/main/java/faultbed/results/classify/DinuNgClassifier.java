@@ -1,0 +1,399 @@
+package faultbed.results.classify;
+
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.FaultEvent;
+import faultbed.results.RunRecord.FetchFailureReport;
+import faultbed.results.RunRecord.NodeTransition;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Sorts a run into a {@link DinuNgGroup} from its record alone: the fault's time and node, the
+ * node's state changes, every task attempt, and the fetch-failure reports. The first injected
+ * fault that takes a node down decides; the paper studied one failure per run.
+ *
+ * <p>Decision, in order: job failed (G8); map outputs of the node re-computed (some map that
+ * finished there before the failure got a new attempt after it) -> before the node was declared
+ * unusable, by fetch-failure reports (G3 if a re-run or speculative reducer reported, G4 if a
+ * report came after the counting path, else G5), otherwise at node expiry (G1, or G2 when
+ * detection took longer than the expiry); nothing re-computed -> G6 if the node was running maps,
+ * G1/G2 if only reducers were lost and waited for expiry, G7 if it ran nothing.
+ */
+public final class DinuNgClassifier {
+  /** How a reducer that killed itself over shuffle failures reports it (ShuffleSchedulerImpl, Shuffle). */
+  private static final Pattern SHUFFLE_DEATH = Pattern.compile(
+      "MAX_FAILED_UNIQUE_FETCHES|error in shuffle|ShuffleError|failures downloading");
+  private static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
+  /** Fault kinds that take a node down for the RM and its peers; slow-downs and network shaping do not. */
+  static final List<String> NODE_FAILURES = List.of("crash", "stop", "blackhole", "freeze");
+
+  private DinuNgClassifier() {}
+
+  public static List<Classification> classifyAll(List<RunRecord> records) {
+    return records.stream().map(DinuNgClassifier::classify).toList();
+  }
+
+  public static Classification classify(RunRecord run) {
+    return new Run(run).classify();
+  }
+
+  /** One run under analysis: the record plus what is derived from it once. */
+  private static final class Run {
+    final RunRecord r;
+    final HadoopTimers timers;
+    final Map<String, AttemptRecord> byId;
+    final List<String> evidence = new ArrayList<>();
+    final Set<Mechanism> mechanisms = EnumSet.noneOf(Mechanism.class);
+
+    Run(RunRecord r) {
+      this.r = r;
+      this.timers = HadoopTimers.of(r.hadoop());
+      this.byId = r.attempts().stream()
+          .collect(Collectors.toMap(AttemptRecord::attemptId, Function.identity(), (a, b) -> a));
+    }
+
+    Classification classify() {
+      if (r.faults().isEmpty()) {
+        evidence.add("no fault injected; " + jobLine());
+        return result(null, DinuNgGroup.NO_FAULT, Recovery.NONE_NEEDED);
+      }
+      List<FaultEvent> injected = r.faults().stream().filter(f -> f.injectedMs() != null).toList();
+      if (injected.isEmpty()) {
+        FaultEvent f = r.faults().get(0);
+        evidence.add(f.kind() + " of " + f.target() + " (" + f.trigger() + ") was never injected");
+        r.notes().forEach(n -> evidence.add("note: " + n));
+        evidence.add(jobLine());
+        return result(null, DinuNgGroup.UNCLASSIFIED, Recovery.UNKNOWN);
+      }
+      Optional<FaultEvent> failure = injected.stream().filter(f -> NODE_FAILURES.contains(f.kind())).findFirst();
+      if (failure.isEmpty()) {
+        injected.forEach(f -> evidence.add(String.format(Locale.ROOT, "%s on node %d at %s", f.kind(), f.node(), s(f.injectedMs()))));
+        evidence.add("no fault took a node down; the Dinu-Ng groups describe node failures (" + NODE_FAILURES + ")");
+        evidence.add(jobLine());
+        return result(injected.get(0).injectedMs(), DinuNgGroup.UNCLASSIFIED, Recovery.UNKNOWN);
+      }
+      FaultEvent fault = failure.get();
+      long tf = fault.injectedMs();
+      int node = fault.node();
+      evidence.add(String.format(Locale.ROOT, "%s of node %d at %s (%s, %s)", fault.kind(), node, s(tf),
+          fault.target(), fault.trigger()));
+      injected.stream().filter(f -> f != fault).forEach(f -> evidence.add(String.format(Locale.ROOT,
+          "also %s on node %d at %s; classified by the %s, as the paper studied one node failure per run",
+          f.kind(), f.node(), s(f.injectedMs()), fault.kind())));
+      Optional<NodeTransition> unusable = r.nodeTransitions().stream()
+          .filter(t -> t.node() == node && t.atMs() >= tf && UNUSABLE.contains(t.to()))
+          .min(Comparator.comparingLong(NodeTransition::atMs));
+      Long unusableAt = unusable.map(NodeTransition::atMs).orElse(null);
+      boolean lost = unusable.map(t -> t.to().equals("LOST")).orElse(false);
+      boolean extraCheck = lost && unusableAt - tf > timers.expiryMs();
+      evidence.add(detectionLine(tf, unusable));
+
+      List<LostOutput> lostOutputs = lostOutputs(node, tf);
+      List<AttemptRecord> running = r.attempts().stream()
+          .filter(a -> node(a) == node && a.startMs() != null && a.startMs() <= tf
+              && (a.finishMs() == null || a.finishMs() > tf))
+          .toList();
+      List<AttemptRecord> finishedMaps = r.attempts().stream()
+          .filter(a -> node(a) == node && isMap(a) && a.finishMs() != null && a.finishMs() <= tf
+              && !"FAILED".equals(a.state()))
+          .toList();
+      evidence.add(String.format(Locale.ROOT, "at the failure node %d had finished %d map(s) and was running %s",
+          node, finishedMaps.size(), running.isEmpty() ? "nothing" : running.size() + " attempt(s): " + names(running)));
+      lostOutputs.forEach(l -> evidence.add(l.describe()));
+      if (!lostOutputs.isEmpty()) {
+        mechanisms.add(Mechanism.MAP_OUTPUTS_LOST);
+      }
+      fetchFailureLine(node, unusableAt);
+      Recovery runningRecovery = runningLines(running, unusableAt, unusable.map(NodeTransition::to).orElse(null));
+      speculationLines(tf);
+      inducedDeathLines(node, tf);
+      evidence.add(jobLine());
+
+      Optional<LostOutput> firstRerun = lostOutputs.stream().min(Comparator.comparingLong(l -> l.rerun().startMs()));
+      boolean beforeUnusable = firstRerun.map(l -> unusableAt == null || l.rerun().startMs() < unusableAt).orElse(false);
+      Recovery recovery = firstRerun.isEmpty() ? runningRecovery
+          : beforeUnusable ? Recovery.FETCH_FAILURE_REPORTS
+          : lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED;
+
+      if (r.job() != null && !r.job().succeeded()) {
+        failedTaskLines();
+        return result(tf, DinuNgGroup.G8, recovery);
+      }
+      if (firstRerun.isPresent()) {
+        return beforeUnusable ? byFetchFailures(tf, firstRerun.get())
+            : atExpiry(tf, recovery, extraCheck, "map outputs were re-computed only after the node was declared "
+                + unusable.map(NodeTransition::to).orElseThrow());
+      }
+      if (running.isEmpty()) {
+        evidence.add("G7: the node ran nothing at the failure and none of its map outputs had to be re-computed");
+        return result(tf, DinuNgGroup.G7, Recovery.NONE_NEEDED);
+      }
+      mechanisms.add(Mechanism.RUNNING_ATTEMPTS_LOST);
+      if (running.stream().anyMatch(this::isMap)) {
+        evidence.add("G6: the node was running maps and held no map output that had to be re-computed"
+            + (recovery == Recovery.NODE_EXPIRY && !timers.mapSpeculative()
+                ? "; with mapreduce.map.speculative=false nothing re-ran them early, so they waited for the expiry"
+                    + " (in the paper speculation re-ran them at no cost)"
+                : ""));
+        return result(tf, DinuNgGroup.G6, recovery);
+      }
+      if (recovery == Recovery.NODE_EXPIRY || recovery == Recovery.NODE_REPORTED) {
+        return atExpiry(tf, recovery, extraCheck,
+            "no map output was lost, but the reduce attempts on the node were re-run only after it was declared "
+                + unusable.map(NodeTransition::to).orElseThrow());
+      }
+      evidence.add("only reduce attempts ran on the node and they were replaced by " + recovery.label()
+          + ": no group of the paper describes this");
+      return result(tf, DinuNgGroup.UNCLASSIFIED, recovery);
+    }
+
+    private Classification atExpiry(long tf, Recovery recovery, boolean extraCheck, String why) {
+      if (recovery == Recovery.NODE_REPORTED) {
+        evidence.add("G1 by mechanism: " + why + ", which its NodeManager reported, so without the expiry wait");
+        return result(tf, DinuNgGroup.G1, recovery);
+      }
+      DinuNgGroup g = extraCheck ? DinuNgGroup.G2 : DinuNgGroup.G1;
+      evidence.add(g.label() + ": " + why + (extraCheck
+          ? ", and detection took longer than the expiry: one liveness check more" : ", detected within the expiry"));
+      return result(tf, g, recovery);
+    }
+
+    private Classification byFetchFailures(long tf, LostOutput first) {
+      mechanisms.add(Mechanism.FETCH_FAILURE_REPORTS);
+      List<FetchFailureReport> reports = r.fetchFailures().stream()
+          .filter(f -> f.mapAttempt().equals(first.original().attemptId()) && f.atMs() <= first.rerun().startMs())
+          .toList();
+      if (reports.isEmpty()) {
+        evidence.add(task(first.original()) + " was re-computed at " + s(first.rerun().startMs())
+            + " before the node was declared unusable, but the record holds no fetch-failure report about it"
+            + " (shuffle logs missing), so G3, G4 and G5 cannot be told apart");
+        return result(tf, DinuNgGroup.UNCLASSIFIED, Recovery.FETCH_FAILURE_REPORTS);
+      }
+      long path = timers.countingPathMs();
+      List<String> rerunReporters = reports.stream().map(FetchFailureReport::reduceAttempt).distinct()
+          .filter(id -> Optional.ofNullable(byId.get(id)).map(a -> a.speculative() || a.attempt() > 0).orElse(false))
+          .map(DinuNgClassifier::shortName).toList();
+      long late = reports.stream().filter(f -> f.atMs() - tf >= path).count();
+      evidence.add(String.format(Locale.ROOT,
+          "%s re-computed at %s, before the node was declared unusable, after %d fetch-failure report(s) about %s"
+              + " at %s from %s (the AM acts at %d reports and a %.2f share of shuffling reducers)",
+          task(first.original()), s(first.rerun().startMs()), reports.size(), shortName(first.original().attemptId()),
+          reports.stream().map(f -> s(f.atMs())).collect(Collectors.joining(", ")),
+          reports.stream().map(f -> shortName(f.reduceAttempt())).distinct().collect(Collectors.joining(", ")),
+          timers.fetchFailureNotifications(), timers.fetchFailureFraction()));
+      String pathNote = String.format(Locale.ROOT, "the counting path (%d penalties of 10 s x 1.3^F, capped at %s) takes %s",
+          timers.maxFetchFailures() - 1, s(timers.retryDelayMaxMs()), s(path));
+      if (!rerunReporters.isEmpty()) {
+        evidence.add("G3: re-run or speculative reducer(s) " + String.join(", ", rerunReporters) + " reported");
+        return result(tf, DinuNgGroup.G3, Recovery.FETCH_FAILURE_REPORTS);
+      }
+      if (late > 0) {
+        evidence.add("G4: " + late + " report(s) came at least " + s(path) + " after the failure, late: " + pathNote);
+        return result(tf, DinuNgGroup.G4, Recovery.FETCH_FAILURE_REPORTS);
+      }
+      evidence.add("G5: every report came within " + s(reports.get(reports.size() - 1).atMs() - tf)
+          + " of the failure, early: " + pathNote);
+      return result(tf, DinuNgGroup.G5, Recovery.FETCH_FAILURE_REPORTS);
+    }
+
+    private String detectionLine(long tf, Optional<NodeTransition> unusable) {
+      if (unusable.isEmpty()) {
+        return String.format(Locale.ROOT, "the RM never declared the node unusable while the run was observed (expiry %s)",
+            s(timers.expiryMs()));
+      }
+      NodeTransition t = unusable.get();
+      long d = t.atMs() - tf;
+      if (!t.to().equals("LOST")) {
+        return String.format(Locale.ROOT, "node %s at %s, %s after the failure: reported to the RM, no expiry wait",
+            t.to(), s(t.atMs()), s(d));
+      }
+      long check = timers.livenessCheckMs();
+      long nth = (d + check - 1) / Math.max(check, 1);
+      if (d <= timers.expiryMs()) {
+        return String.format(Locale.ROOT, "node LOST at %s: detection %s, within the expiry %s, because a liveness check"
+                + " (every %s) fell between its last heartbeat (every %s) and the failure; found at check %d after it",
+            s(t.atMs()), s(d), s(timers.expiryMs()), s(check), s(timers.heartbeatMs()), nth);
+      }
+      return String.format(Locale.ROOT, "node LOST at %s: detection %s = expiry %s + %s waiting for the next liveness"
+          + " check (every %s); found at check %d after the failure", s(t.atMs()), s(d), s(timers.expiryMs()),
+          s(d - timers.expiryMs()), s(check), nth);
+    }
+
+    /** Maps that finished on the node before the failure and got a new attempt after it. */
+    private List<LostOutput> lostOutputs(int node, long tf) {
+      List<LostOutput> lost = new ArrayList<>();
+      for (AttemptRecord a : r.attempts()) {
+        boolean finishedThere = node(a) == node && isMap(a) && a.finishMs() != null && a.finishMs() <= tf
+            && (!"FAILED".equals(a.state()) || fetchFailed(a));
+        if (!finishedThere) {
+          continue;
+        }
+        r.attempts().stream()
+            .filter(b -> b.taskId().equals(a.taskId()) && b.attempt() > a.attempt() && b.startMs() != null
+                && b.startMs() >= tf)
+            .min(Comparator.comparingLong(AttemptRecord::startMs))
+            .ifPresent(rerun -> lost.add(new LostOutput(a, rerun)));
+      }
+      return lost;
+    }
+
+    private void fetchFailureLine(int node, Long unusableAt) {
+      List<FetchFailureReport> about = r.fetchFailures().stream()
+          .filter(f -> f.mapNode() != null && f.mapNode() == node).toList();
+      if (about.isEmpty()) {
+        evidence.add("no fetch-failure report about node " + node + "'s map outputs");
+        return;
+      }
+      long before = unusableAt == null ? about.size() : about.stream().filter(f -> f.atMs() < unusableAt).count();
+      long reducers = about.stream().map(FetchFailureReport::reduceAttempt).distinct().count();
+      evidence.add(String.format(Locale.ROOT, "%d fetch-failure report(s) about node %d's map outputs from %d reducer(s),"
+              + " first at %s, last at %s; %d before the node was declared unusable",
+          about.size(), node, reducers, s(about.get(0).atMs()), s(about.get(about.size() - 1).atMs()), before));
+    }
+
+    /** Says what became of each attempt running on the node; returns how the last replaced one was replaced. */
+    private Recovery runningLines(List<AttemptRecord> running, Long unusableAt, String unusableState) {
+      boolean lost = "LOST".equals(unusableState);
+      Recovery last = Recovery.NONE_NEEDED;
+      long lastStart = Long.MIN_VALUE;
+      boolean cleanUpExplained = false;
+      for (AttemptRecord a : running) {
+        Optional<AttemptRecord> next = r.attempts().stream()
+            .filter(b -> b.taskId().equals(a.taskId()) && b.attempt() > a.attempt() && b.startMs() != null)
+            .min(Comparator.comparingLong(AttemptRecord::startMs));
+        String end = a.finishMs() == null ? "never ended" : a.state() + " at " + s(a.finishMs());
+        if (a.finishMs() != null && unusableAt != null && a.finishMs() >= unusableAt) {
+          long after = a.finishMs() - unusableAt;
+          boolean cleanUp = Math.abs(after - timers.nmConnectMaxWaitMs()) <= 1_500;
+          end += " (" + s(after) + " after " + unusableState + (cleanUp && !cleanUpExplained
+              ? ": the AM's clean-up of its container retries the dead node for"
+                  + " yarn.client.nodemanager-connect.max-wait-ms = " + s(timers.nmConnectMaxWaitMs())
+              : "") + ")";
+          cleanUpExplained |= cleanUp;
+        }
+        if (next.isEmpty()) {
+          evidence.add(shortName(a.attemptId()) + " " + end + "; no new attempt");
+          continue;
+        }
+        AttemptRecord b = next.get();
+        Recovery how = b.speculative() || (a.finishMs() != null && b.startMs() < a.finishMs())
+            ? Recovery.SPECULATION
+            : unusableAt == null || b.startMs() < unusableAt ? Recovery.TASK_RETRY
+            : lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED;
+        evidence.add(String.format(Locale.ROOT, "%s %s; %s started at %s on node %s (%s)", shortName(a.attemptId()),
+            end, shortName(b.attemptId()), s(b.startMs()), b.node(), how.label()));
+        if (b.startMs() > lastStart) {
+          lastStart = b.startMs();
+          last = how;
+        }
+      }
+      return last;
+    }
+
+    private void speculationLines(long tf) {
+      for (AttemptRecord a : r.attempts()) {
+        if (!a.speculative()) {
+          continue;
+        }
+        mechanisms.add(isMap(a) ? Mechanism.SPECULATIVE_MAP : Mechanism.SPECULATIVE_REDUCER);
+        evidence.add(String.format(Locale.ROOT, "speculative %s attempt %s on node %s from %s (%s the failure), %s",
+            a.type().toLowerCase(Locale.ROOT), shortName(a.attemptId()), a.node(), s(a.startMs()),
+            a.startMs() < tf ? "before" : "after", a.state()));
+      }
+    }
+
+    private void inducedDeathLines(int node, long tf) {
+      for (AttemptRecord a : r.attempts()) {
+        boolean died = !isMap(a) && "FAILED".equals(a.state()) && a.node() != null && a.node() != node
+            && a.finishMs() != null && a.finishMs() >= tf && a.error() != null && SHUFFLE_DEATH.matcher(a.error()).find();
+        if (died) {
+          mechanisms.add(Mechanism.INDUCED_REDUCER_DEATH);
+          evidence.add(String.format(Locale.ROOT, "induced reducer death: %s on healthy node %d FAILED at %s: %s",
+              shortName(a.attemptId()), a.node(), s(a.finishMs()), firstLine(a.error())));
+        }
+      }
+    }
+
+    private void failedTaskLines() {
+      r.attempts().stream().filter(a -> "FAILED".equals(a.state()))
+          .collect(Collectors.groupingBy(AttemptRecord::taskId, java.util.LinkedHashMap::new, Collectors.toList()))
+          .forEach((taskId, failed) -> evidence.add(String.format(Locale.ROOT, "%s: %d failed attempt(s), last: %s",
+              shortName(taskId), failed.size(), firstLine(failed.get(failed.size() - 1).error()))));
+      if (r.job().diagnostics() != null) {
+        evidence.add("job diagnostics: " + firstLine(r.job().diagnostics()));
+      }
+    }
+
+    private String jobLine() {
+      if (r.job() == null) {
+        return "the record holds no job outcome";
+      }
+      return "job " + r.job().state() + (r.job().finishedMs() == null ? "" : " after " + s(r.job().finishedMs()));
+    }
+
+    private Classification result(Long failureMs, DinuNgGroup group, Recovery recovery) {
+      return new Classification(r.runId(), r.variant(), failureMs, r.job() == null ? null : r.job().finishedMs(),
+          r.job() != null && r.job().succeeded(), group, recovery, List.copyOf(mechanisms), evidence);
+    }
+
+    private boolean fetchFailed(AttemptRecord a) {
+      return a.error() != null && a.error().contains("Too many fetch failures");
+    }
+
+    private boolean isMap(AttemptRecord a) {
+      return "MAP".equals(a.type());
+    }
+
+    private static int node(AttemptRecord a) {
+      return a.node() == null ? -1 : a.node();
+    }
+  }
+
+  /** A map output that was done on the failed node before the failure and computed again after it. */
+  private record LostOutput(AttemptRecord original, AttemptRecord rerun) {
+    String describe() {
+      return String.format(Locale.ROOT, "map output lost: %s finished on node %d at %s, %s; re-run as %s at %s on node %s",
+          task(original), original.node(), s(original.finishMs()), original.state(), shortName(rerun.attemptId()),
+          s(rerun.startMs()), rerun.node());
+    }
+  }
+
+  private static String names(List<AttemptRecord> attempts) {
+    return attempts.stream().map(a -> shortName(a.attemptId())).collect(Collectors.joining(", "));
+  }
+
+  private static String task(AttemptRecord a) {
+    return shortName(a.taskId());
+  }
+
+  /** {@code attempt_1795_0003_m_000002_1} -> {@code m_000002_1}: the job part is the same in every line. */
+  static String shortName(String id) {
+    if (id == null) {
+      return "?";
+    }
+    var m = Pattern.compile("_([mr]_\\d+(?:_\\d+)?)$").matcher(id);
+    return m.find() ? m.group(1) : id;
+  }
+
+  private static String firstLine(String text) {
+    if (text == null) {
+      return "(no message)";
+    }
+    String line = text.strip().lines().findFirst().orElse("");
+    return line.length() > 200 ? line.substring(0, 200) + "..." : line;
+  }
+
+  static String s(long ms) {
+    return String.format(Locale.ROOT, "%.1f s", ms / 1000.0);
+  }
+}

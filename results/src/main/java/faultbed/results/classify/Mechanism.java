@@ -1,0 +1,21 @@
+package faultbed.results.classify;
+
+/** Mechanisms a run showed besides its group's; several groups of the paper show each of them. */
+public enum Mechanism {
+  MAP_OUTPUTS_LOST("map outputs lost"),
+  RUNNING_ATTEMPTS_LOST("running attempts lost"),
+  FETCH_FAILURE_REPORTS("fetch-failure reports"),
+  SPECULATIVE_MAP("speculative map"),
+  SPECULATIVE_REDUCER("speculative reducer"),
+  INDUCED_REDUCER_DEATH("induced reducer death");
+
+  private final String label;
+
+  Mechanism(String label) {
+    this.label = label;
+  }
+
+  public String label() {
+    return label;
+  }
+}

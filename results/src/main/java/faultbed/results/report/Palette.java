@@ -1,0 +1,36 @@
+package faultbed.results.report;
+
+import faultbed.results.classify.DinuNgGroup;
+import java.awt.Color;
+
+/** Colours that stay apart on screen and in print: one per group, and a cycle for variants. */
+final class Palette {
+  private static final Color[] CYCLE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
+      new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2),
+      new Color(0x17becf), new Color(0xbcbd22), new Color(0x7f7f7f)};
+
+  private Palette() {}
+
+  static Color variant(int index) {
+    return CYCLE[index % CYCLE.length];
+  }
+
+  static Color group(DinuNgGroup g) {
+    return switch (g) {
+      case G1 -> new Color(0x1f77b4);
+      case G2 -> new Color(0x17becf);
+      case G3 -> new Color(0x2ca02c);
+      case G4 -> new Color(0xd62728);
+      case G5 -> new Color(0x9467bd);
+      case G6 -> new Color(0xff7f0e);
+      case G7 -> new Color(0xe377c2);
+      case G8 -> new Color(0x000000);
+      case NO_FAULT -> new Color(0xbcbd22);
+      case UNCLASSIFIED -> new Color(0x7f7f7f);
+    };
+  }
+
+  static String hex(Color c) {
+    return String.format("#%06x", c.getRGB() & 0xffffff);
+  }
+}

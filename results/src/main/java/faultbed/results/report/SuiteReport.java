@@ -1,0 +1,252 @@
+package faultbed.results.report;
+
+import faultbed.results.Distribution;
+import faultbed.results.RecordStore;
+import faultbed.results.RecordStore.StoredRecord;
+import faultbed.results.RunRecord;
+import faultbed.results.SuiteSummary;
+import faultbed.results.classify.Classification;
+import faultbed.results.classify.DinuNgClassifier;
+import faultbed.results.classify.DinuNgGroup;
+import faultbed.results.stats.Bootstrap;
+import faultbed.results.stats.Comparison;
+import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.Interval;
+import faultbed.results.stats.QuantileIntervals;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code report.html} and {@code runs.csv} for a folder of run records. The page is one file: charts
+ * are inline SVG, styles inline, no script, so it opens offline and can be mailed or archived as is.
+ * Everything on it is recomputed from the records.
+ */
+public final class SuiteReport {
+  public static final String HTML = "report.html";
+  public static final String CSV = "runs.csv";
+
+  /** What was written. */
+  public record Written(Path html, Path csv, int runs) {}
+
+  private SuiteReport() {}
+
+  /** @throws IllegalArgumentException when the folder holds no run records */
+  public static Written write(Path dir) {
+    List<StoredRecord> stored = new RecordStore(dir).list();
+    if (stored.isEmpty()) {
+      throw new IllegalArgumentException("expected run records (*.json) in " + dir);
+    }
+    List<ReportRow> rows = stored.stream().map(s -> new ReportRow(s.file().getFileName().toString(),
+        s.record(), DinuNgClassifier.classify(s.record()), RunCosts.of(s.record()))).toList();
+    try {
+      Path html = Files.writeString(dir.resolve(HTML), html(dir, rows));
+      Path csv = Files.writeString(dir.resolve(CSV), RunsCsv.of(rows));
+      return new Written(html, csv, rows.size());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the report into " + dir, e);
+    }
+  }
+
+  static String html(Path dir, List<ReportRow> rows) {
+    List<RunRecord> records = rows.stream().map(ReportRow::record).toList();
+    Map<String, List<RunRecord>> byVariant = SuiteSummary.byVariant(records);
+    Map<String, double[]> times = new LinkedHashMap<>();
+    byVariant.forEach((v, runs) -> times.put(v, SuiteSummary.completionTimes(runs)));
+    String scenario = records.get(0).scenario();
+
+    Html h = new Html();
+    h.raw("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>")
+        .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>")
+        .raw("<title>").text("faultbed report: " + scenario).raw("</title><style>").raw(STYLE).raw("</style></head>\n<body>\n");
+    h.element("h1", "faultbed report: " + scenario);
+    h.raw("<p class=\"meta\">").text(String.format(Locale.ROOT, "%d runs in %d variant(s), from the run records in %s."
+        + " Times are seconds after job submission. Runs as a table: ", records.size(), byVariant.size(),
+        dir.toAbsolutePath().normalize().getFileName())).raw("<a href=\"" + CSV + "\">" + CSV + "</a>.</p>\n");
+
+    h.element("h2", "Completion time");
+    summaryTable(h, records);
+    comparisonTable(h, times, byVariant);
+
+    List<Classification> classes = rows.stream().map(ReportRow::classification).toList();
+    double[] faultFree = rows.stream().filter(r -> r.classification().group() == DinuNgGroup.NO_FAULT
+        && r.classification().jobSucceeded() && r.classification().jobMs() != null)
+        .mapToDouble(r -> r.classification().jobMs() / 1000.0).toArray();
+    h.element("h2", "Job time against failure time");
+    h.raw("<p>As Figure 2 of Dinu and Ng: each faulty run at the time its fault was injected, coloured by"
+        + " the mechanism that decided its fate (groups below).</p>\n");
+    figure(h, Charts.jobTimeAgainstFailureTime(classes, faultFree.length == 0 ? null : Bootstrap.median(faultFree)));
+
+    h.element("h2", "Distributions");
+    figure(h, Charts.ecdf(times));
+    figure(h, Charts.boxes(times));
+
+    h.element("h2", "Speculation and wasted work");
+    costs(h, rows, byVariant);
+
+    h.element("h2", "Failure groups");
+    groups(h, classes);
+
+    h.element("h2", "Runs");
+    runs(h, rows);
+    h.raw("</body></html>\n");
+    return h.toString();
+  }
+
+  private static void summaryTable(Html h, List<RunRecord> records) {
+    Bootstrap b = Bootstrap.DEFAULT;
+    h.raw("<table><thead><tr><th>variant</th><th>runs</th><th>failed</th><th>min</th><th>median</th>")
+        .raw(String.format(Locale.ROOT, "<th>median %.0f%% CI</th>", b.level() * 100))
+        .raw("<th>mean</th><th>p90</th>")
+        .raw(String.format(Locale.ROOT, "<th>p90 %.0f%% CI</th>", b.level() * 100))
+        .raw("<th>p99</th><th>max</th></tr></thead><tbody>\n");
+    for (SuiteSummary.VariantSummary v : SuiteSummary.of(records).variants()) {
+      Distribution d = v.completionSeconds();
+      QuantileIntervals ci = v.completionIntervals();
+      h.raw("<tr>").element("td", v.variant()).raw(num(v.runs())).raw(num(v.failed()))
+          .raw(num(d.min())).raw(num(d.median())).raw(cell(ci.median())).raw(num(d.mean()))
+          .raw(num(d.p90())).raw(cell(ci.p90())).raw(num(d.p99())).raw(num(d.max())).raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">").text(String.format(Locale.ROOT, "Successful runs only; quantiles by the R-7 rule"
+        + " (as R and NumPy). Intervals: percentile bootstrap, %d resamples, seed %d.", b.resamples(), b.seed()))
+        .raw("</p>\n");
+  }
+
+  /** Every variant against the fault-free one (named "baseline", else the first), when there are two or more. */
+  private static void comparisonTable(Html h, Map<String, double[]> times, Map<String, List<RunRecord>> byVariant) {
+    if (times.size() < 2) {
+      return;
+    }
+    String reference = times.containsKey("baseline") ? "baseline" : times.keySet().iterator().next();
+    double[] ref = times.get(reference);
+    if (ref.length == 0) {
+      return;
+    }
+    GateThresholds g = GateThresholds.DEFAULT;
+    h.raw("<table><thead><tr><th>variant</th><th>median ratio</th><th>95% CI</th><th>p90 ratio</th>")
+        .raw("<th>95% CI</th><th>Mann-Whitney p</th><th>Cliff's delta</th><th>verdict</th></tr></thead><tbody>\n");
+    for (var e : times.entrySet()) {
+      if (e.getKey().equals(reference)) {
+        continue;
+      }
+      int failed = byVariant.get(e.getKey()).size() - e.getValue().length;
+      int refFailed = byVariant.get(reference).size() - ref.length;
+      Comparison c = Comparison.of(reference, ref, refFailed, e.getKey(), e.getValue(), failed, g, Bootstrap.DEFAULT);
+      h.raw("<tr>").element("td", e.getKey() + " vs " + reference);
+      if (c.median() == null) {
+        h.raw("<td colspan=\"6\">no successful run</td>");
+      } else {
+        h.raw(num(c.median().ratio(), "%.3f")).raw(cell(c.median().ratioInterval(), "%.3f"))
+            .raw(num(c.p90().ratio(), "%.3f")).raw(cell(c.p90().ratioInterval(), "%.3f"))
+            .raw(num(c.pValue(), "%.3g")).raw(num(c.cliffsDelta(), "%+.2f"));
+      }
+      h.raw("<td title=\"").text(c.reason()).raw("\">").text(c.verdict().toString()).raw("</td></tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">").text(String.format(Locale.ROOT, "Ratios are variant over %s; a ratio above 1 is"
+        + " slower. Verdicts at alpha %.2f with at most %.0f%% regression, as 'faultbed compare' gives them.",
+        reference, g.alpha(), g.maxRegressionPercent())).raw("</p>\n");
+  }
+
+  private static void costs(Html h, List<ReportRow> rows, Map<String, List<RunRecord>> byVariant) {
+    Map<String, Double> speculative = new LinkedHashMap<>();
+    Map<String, Double> wasted = new LinkedHashMap<>();
+    h.raw("<table><thead><tr><th>variant</th><th>runs</th><th>speculative attempts</th><th>per run</th>")
+        .raw("<th>re-executed attempts</th><th>wasted container-s</th><th>per run</th></tr></thead><tbody>\n");
+    for (String variant : byVariant.keySet()) {
+      List<RunCosts> c = rows.stream().filter(r -> variant.equals(r.record().variant())).map(ReportRow::costs).toList();
+      int spec = c.stream().mapToInt(RunCosts::speculativeAttempts).sum();
+      int reexec = c.stream().mapToInt(RunCosts::reexecutedAttempts).sum();
+      double waste = c.stream().mapToDouble(RunCosts::wastedContainerSeconds).sum();
+      speculative.put(variant, spec / (double) c.size());
+      wasted.put(variant, waste / c.size());
+      h.raw("<tr>").element("td", variant).raw(num(c.size())).raw(num(spec)).raw(num(spec / (double) c.size(), "%.2f"))
+          .raw(num(reexec)).raw(num(waste, "%.1f")).raw(num(waste / c.size(), "%.1f")).raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n<div class=\"pair\">");
+    figure(h, Charts.bars("speculative", "Speculative attempts per run", "attempts per run", speculative));
+    figure(h, Charts.bars("wasted", "Wasted work per run", "container-seconds per run", wasted));
+    h.raw("</div>\n<p class=\"note\">Speculative: started while an earlier attempt of the task still ran."
+        + " Wasted: run time of attempts that ended KILLED or FAILED, counted until the node failed for"
+        + " attempts on a failed node.</p>\n");
+  }
+
+  private static void groups(Html h, List<Classification> classes) {
+    h.raw("<table><thead><tr><th>group</th><th>runs</th><th>in the paper (Hadoop 0.21)</th>")
+        .raw("<th>here (Hadoop 3, by mechanism)</th></tr></thead><tbody>\n");
+    for (DinuNgGroup g : DinuNgGroup.values()) {
+      long n = classes.stream().filter(c -> c.group() == g).count();
+      h.raw("<tr><td>").raw(swatch(g)).text(g.label()).raw("</td>").raw(num(n))
+          .element("td", g.paperMeaning()).element("td", g.description()).raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n<p>Where Hadoop 3 differs from the paper's Hadoop 0.21:</p><ul>");
+    DinuNgGroup.HADOOP3_DIFFERENCES.forEach(d -> h.element("li", d));
+    h.raw("</ul>\n");
+  }
+
+  private static void runs(Html h, List<ReportRow> rows) {
+    h.raw("<table class=\"runs\"><thead><tr><th>run</th><th>variant</th><th>failure</th><th>job</th>")
+        .raw("<th>group</th><th>recovery</th><th>evidence</th></tr></thead><tbody>\n");
+    for (ReportRow row : rows) {
+      Classification c = row.classification();
+      RunRecord r = row.record();
+      h.raw("<tr id=\"").text(r.runId()).raw("\"><td><a href=\"").text(row.fileName()).raw("\">")
+          .text(r.runId()).raw("</a></td>").element("td", r.variant())
+          .raw(c.failureMs() == null ? "<td></td>" : num(c.failureMs() / 1000.0, "%.1f"))
+          .raw("<td class=\"num\">").text(c.jobMs() == null ? "" : String.format(Locale.ROOT, "%.1f", c.jobMs() / 1000.0))
+          .text(c.jobSucceeded() ? "" : " " + (r.job() == null ? "no outcome" : r.job().state())).raw("</td>")
+          .raw("<td>").raw(swatch(c.group())).text(c.group().label()).raw("</td>")
+          .element("td", c.recovery().label()).raw("<td><ul>");
+      c.evidence().forEach(e -> h.element("li", e));
+      h.raw("</ul></td></tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+  }
+
+  private static void figure(Html h, String svg) {
+    h.raw("<figure>").raw(svg).raw("</figure>\n");
+  }
+
+  private static String swatch(DinuNgGroup g) {
+    return "<span class=\"swatch\" style=\"background:" + Palette.hex(Palette.group(g)) + "\"></span>";
+  }
+
+  private static String num(double v) {
+    return num(v, "%.1f");
+  }
+
+  private static String num(long v) {
+    return "<td class=\"num\">" + v + "</td>";
+  }
+
+  private static String num(double v, String format) {
+    return "<td class=\"num\">" + (Double.isNaN(v) ? "" : String.format(Locale.ROOT, format, v)) + "</td>";
+  }
+
+  private static String cell(Interval i) {
+    return cell(i, "%.1f");
+  }
+
+  private static String cell(Interval i, String format) {
+    return "<td class=\"num\">" + (Double.isNaN(i.low()) ? "" : "[" + String.format(Locale.ROOT, format, i.low())
+        + ", " + String.format(Locale.ROOT, format, i.high()) + "]") + "</td>";
+  }
+
+  private static final String STYLE = String.join("\n",
+      "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:24px auto;max-width:1180px;color:#222;padding:0 16px}",
+      "h1{font-size:24px;margin-bottom:4px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}",
+      "p.meta,p.note{color:#555;font-size:13px}",
+      "table{border-collapse:collapse;margin:8px 0;font-size:13px}",
+      "th,td{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}",
+      "th{background:#f4f4f4}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}",
+      "table.runs ul{margin:0;padding-left:16px}table.runs li{margin:1px 0}",
+      "figure{margin:12px 0}figure svg{max-width:100%;height:auto}",
+      "div.pair{display:flex;flex-wrap:wrap;gap:12px}",
+      ".swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:6px}");
+}

@@ -1,0 +1,29 @@
+package faultbed.results.stats;
+
+import java.math.BigDecimal;
+
+/**
+ * When a comparison counts as a regression: the difference must be significant at {@code alpha}
+ * and the candidate's median more than {@code maxRegressionPercent} above the baseline's.
+ */
+public record GateThresholds(double alpha, double maxRegressionPercent) {
+  public static final GateThresholds DEFAULT = new GateThresholds(0.05, 10);
+
+  public GateThresholds {
+    if (!(alpha > 0 && alpha < 1)) {
+      throw new IllegalArgumentException("alpha: expected between 0 and 1, got " + alpha);
+    }
+    if (!(maxRegressionPercent >= 0) || Double.isInfinite(maxRegressionPercent)) {
+      throw new IllegalArgumentException("max regression: expected a percentage >= 0, got " + maxRegressionPercent);
+    }
+  }
+
+  /** "alpha 0.05, max regression 10%": the thresholds as a user wrote them. */
+  public String describe() {
+    return "alpha " + plain(alpha) + ", max regression " + plain(maxRegressionPercent) + "%";
+  }
+
+  static String plain(double value) {
+    return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+  }
+}

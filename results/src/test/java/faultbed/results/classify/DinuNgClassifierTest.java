@@ -1,0 +1,212 @@
+package faultbed.results.classify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DinuNgClassifierTest {
+  private static final String SHUFFLE_DEATH = "Error: org.apache.hadoop.mapreduce.task.reduce.Shuffle$ShuffleError:"
+      + " error in shuffle in fetcher#1\nCaused by: java.io.IOException: Exceeded MAX_FAILED_UNIQUE_FETCHES; bailing-out.";
+  private static final String FETCH_FAILED = "Too many fetch failures. Failing the attempt. Last failure reported by"
+      + " attempt_1_0001_r_000000_0 from host localhost";
+
+  static Path fixtures(String name) {
+    try {
+      return Path.of(DinuNgClassifierTest.class.getResource("/records/" + name).toURI());
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Four maps, one per node, done by 15 s; reducers on nodes 0 and 2 from 12 s. */
+  private static SyntheticRun fourMapsTwoReducers() {
+    SyntheticRun run = new SyntheticRun();
+    for (int m = 0; m < 3; m++) {
+      run.map(m, 0, m, 5_000, 14_000 + m * 100, "SUCCEEDED");
+    }
+    return run;
+  }
+
+  private static String evidence(Classification c) {
+    return String.join("\n", c.evidence());
+  }
+
+  @Test
+  void quickstartCrashesInTheFirstMapWaveAreG6RecoveredAtExpiry() {
+    List<Classification> all = DinuNgClassifier.classifyAll(new RecordStore(fixtures("quickstart")).readAll());
+    assertEquals(5, all.size());
+    Classification baseline = all.get(0);
+    assertEquals(DinuNgGroup.NO_FAULT, baseline.group());
+    assertEquals(Recovery.NONE_NEEDED, baseline.recovery());
+    for (Classification c : all.subList(1, 5)) {
+      assertEquals(DinuNgGroup.G6, c.group(), c.runId() + "\n" + evidence(c));
+      assertEquals(Recovery.NODE_EXPIRY, c.recovery(), evidence(c));
+      assertEquals(List.of(Mechanism.RUNNING_ATTEMPTS_LOST), c.mechanisms());
+      assertTrue(evidence(c).contains("waited for the expiry"), evidence(c));
+    }
+    Classification crash1 = all.get(2);
+    assertEquals("crash-001", crash1.runId());
+    String e = evidence(crash1);
+    assertTrue(e.contains("crash of node 1 at 9.4 s"), e);
+    assertTrue(e.contains("node LOST at 29.0 s: detection 19.6 s, within the expiry 20.0 s"), e);
+    assertTrue(e.contains("m_000001_0 KILLED at 39.2 s (10.1 s after LOST"), e);
+    assertTrue(e.contains("m_000001_1 started at 40.2 s on node 0 (node expiry)"), e);
+    assertTrue(evidence(all.get(1)).contains("detection 22.2 s = expiry 20.0 s + 2.2 s"), evidence(all.get(1)));
+  }
+
+  @Test
+  void realCrashAfterTwoMapsLosesTheirOutputsAndWaitsOneCheckMoreThanTheExpiry() {
+    Classification c = DinuNgClassifier.classify(new RecordStore(fixtures("lost-map-outputs")).readAll().get(0));
+    assertEquals(DinuNgGroup.G2, c.group(), evidence(c));
+    assertEquals(Recovery.NODE_EXPIRY, c.recovery());
+    assertTrue(c.mechanisms().contains(Mechanism.MAP_OUTPUTS_LOST));
+    assertTrue(evidence(c).contains("map output lost: m_000001 finished on node 0 at 13.5 s, KILLED; re-run as m_000001_1 at 33.6 s"),
+        evidence(c));
+    assertTrue(evidence(c).contains("detection 16.9 s = expiry 15.0 s + 1.9 s"), evidence(c));
+  }
+
+  @Test
+  void lostOutputRerunAtExpiryIsG1WhenDetectedWithinTheExpiryAndG2Otherwise() {
+    SyntheticRun g1 = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 40_500, 43_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 39_500).report(20_300, 0, 0, 0, 3, 3);
+    Classification c1 = DinuNgClassifier.classify(g1.build());
+    assertEquals(DinuNgGroup.G1, c1.group(), evidence(c1));
+    assertEquals(Recovery.NODE_EXPIRY, c1.recovery());
+    assertTrue(evidence(c1).contains("1 fetch-failure report(s) about node 3's map outputs"), evidence(c1));
+
+    SyntheticRun g2 = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 43_000, 45_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 42_000);
+    Classification c2 = DinuNgClassifier.classify(g2.build());
+    assertEquals(DinuNgGroup.G2, c2.group(), evidence(c2));
+    assertTrue(evidence(c2).contains("detection 22.0 s = expiry 20.0 s + 2.0 s"), evidence(c2));
+  }
+
+  @Test
+  void earlyReportsFromTheOriginalReducersAreG5() {
+    SyntheticRun run = fourMapsTwoReducers().attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)
+        .map(3, 1, 1, 34_000, 36_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 45_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 45_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 40_000)
+        .report(20_300, 0, 0, 0, 3, 3).report(20_400, 1, 0, 2, 3, 3).report(33_500, 0, 0, 0, 3, 3);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G5, c.group(), evidence(c));
+    assertEquals(Recovery.FETCH_FAILURE_REPORTS, c.recovery());
+    assertTrue(c.mechanisms().containsAll(List.of(Mechanism.MAP_OUTPUTS_LOST, Mechanism.FETCH_FAILURE_REPORTS)));
+    assertTrue(evidence(c).contains("after 3 fetch-failure report(s) about m_000003_0 at 20.3 s, 20.4 s, 33.5 s"), evidence(c));
+  }
+
+  @Test
+  void aReportAfterTheCountingPathIsLateG4() {
+    // default expiry (600 s): the counting path, 9 penalties capped at 60 s = 345.8 s, ends before it
+    SyntheticRun run = fourMapsTwoReducers().setting("yarn.nm.liveness-monitor.expiry-interval-ms", "600000")
+        .attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)
+        .map(3, 1, 1, 381_000, 383_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 390_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 390_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 620_000).finished(391_000)
+        .report(20_300, 0, 0, 0, 3, 3).report(20_400, 1, 0, 2, 3, 3).report(380_000, 0, 0, 0, 3, 3);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G4, c.group(), evidence(c));
+    assertTrue(evidence(c).contains("takes 345.8 s"), evidence(c));
+  }
+
+  @Test
+  void reportsFromASpeculativeReducerAreG3() {
+    SyntheticRun run = fourMapsTwoReducers().attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)
+        .map(3, 1, 1, 28_000, 30_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 45_000, "SUCCEEDED").reduce(1, 0, 3, 12_000, 44_000, "KILLED")
+        .attempt('r', 1, 1, 1, 22_000L, 45_000L, "SUCCEEDED", true, null)
+        .crash(3, 20_000).lost(3, 40_000)
+        .report(23_000, 1, 1, 1, 3, 3).report(24_000, 1, 1, 1, 3, 3).report(27_000, 1, 1, 1, 3, 3);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G3, c.group(), evidence(c));
+    assertTrue(c.mechanisms().contains(Mechanism.SPECULATIVE_REDUCER));
+    assertTrue(evidence(c).contains("speculative reduce attempt r_000001_1 on node 1 from 22.0 s (after the failure)"), evidence(c));
+  }
+
+  @Test
+  void mapsRunningOnTheNodeReplacedBySpeculationAreG6WithoutWaitingForExpiry() {
+    SyntheticRun run = fourMapsTwoReducers().map(3, 0, 3, 5_000, 30_000, "KILLED")
+        .attempt('m', 3, 1, 1, 12_000L, 16_000L, "SUCCEEDED", true, null)
+        .reduce(0, 0, 0, 12_000, 25_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 25_000, "SUCCEEDED")
+        .crash(3, 10_000).lost(3, 30_000).finished(26_000);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G6, c.group(), evidence(c));
+    assertEquals(Recovery.SPECULATION, c.recovery());
+    assertTrue(c.mechanisms().containsAll(List.of(Mechanism.RUNNING_ATTEMPTS_LOST, Mechanism.SPECULATIVE_MAP)));
+  }
+
+  @Test
+  void failureAfterTheNodesWorkWasDoneAndFetchedIsG7() {
+    SyntheticRun run = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 45_000).lost(3, 66_000).finished(50_500);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G7, c.group(), evidence(c));
+    assertEquals(Recovery.NONE_NEEDED, c.recovery());
+    assertTrue(c.mechanisms().isEmpty());
+  }
+
+  @Test
+  void reducersOnHealthyNodesDyingFromShuffleErrorsFailTheJobG8() {
+    SyntheticRun run = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED")
+        .reduce(1, 0, 2, 12_000, 80_000, "KILLED").crash(3, 20_000).lost(3, 41_000);
+    for (int i = 0; i < 4; i++) {
+      run.attempt('r', 0, i, i % 3, 12_000L + i * 15_000, 25_000L + i * 15_000, "FAILED", false, SHUFFLE_DEATH);
+    }
+    run.jobFailed(80_000, "Task failed task_1_0001_r_000000\nJob failed as tasks failed.");
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G8, c.group(), evidence(c));
+    assertFalse(c.jobSucceeded());
+    assertTrue(c.mechanisms().contains(Mechanism.INDUCED_REDUCER_DEATH));
+    String e = evidence(c);
+    assertTrue(e.contains("induced reducer death: r_000000_0 on healthy node 0 FAILED at 25.0 s"), e);
+    assertTrue(e.contains("r_000000: 4 failed attempt(s)"), e);
+    assertTrue(e.contains("job diagnostics: Task failed task_1_0001_r_000000"), e);
+  }
+
+  @Test
+  void whatTheRecordCannotShowStaysUnclassifiedAndSaysWhy() {
+    Classification never = DinuNgClassifier.classify(fourMapsTwoReducers().neverInjected().build());
+    assertEquals(DinuNgGroup.UNCLASSIFIED, never.group());
+    assertTrue(evidence(never).contains("was never injected"), evidence(never));
+
+    SyntheticRun noReports = fourMapsTwoReducers()
+        .attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED).map(3, 1, 1, 30_000, 32_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 40_000);
+    Classification c = DinuNgClassifier.classify(noReports.build());
+    assertEquals(DinuNgGroup.UNCLASSIFIED, c.group(), evidence(c));
+    assertEquals(Recovery.FETCH_FAILURE_REPORTS, c.recovery());
+    assertTrue(evidence(c).contains("G3, G4 and G5 cannot be told apart"), evidence(c));
+  }
+
+  @Test
+  void onlyFaultsThatTakeANodeDownAreClassified() {
+    Classification slow = DinuNgClassifier.classify(fourMapsTwoReducers().fault("latency", 2, 10_000).build());
+    assertEquals(DinuNgGroup.UNCLASSIFIED, slow.group());
+    assertTrue(evidence(slow).contains("no fault took a node down"), evidence(slow));
+
+    SyntheticRun wholeNode = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .fault("rst-suppression", 3, 44_990).crash(3, 45_000).lost(3, 66_000).finished(50_500);
+    Classification c = DinuNgClassifier.classify(wholeNode.build());
+    assertEquals(DinuNgGroup.G7, c.group(), evidence(c));
+    assertTrue(evidence(c).contains("also rst-suppression on node 3 at 45.0 s; classified by the crash"), evidence(c));
+  }
+
+  @Test
+  void recordsWithoutAFaultAreFaultFree() {
+    RunRecord baseline = new RecordStore(fixtures("quickstart")).readAll().get(0);
+    Classification c = DinuNgClassifier.classify(baseline);
+    assertEquals(DinuNgGroup.NO_FAULT, c.group());
+    assertEquals(List.of("no fault injected; job SUCCEEDED after 20.2 s"), c.evidence());
+  }
+}

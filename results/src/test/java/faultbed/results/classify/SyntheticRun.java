@@ -1,0 +1,108 @@
+package faultbed.results.classify;
+
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.FaultEvent;
+import faultbed.results.RunRecord.FetchFailureReport;
+import faultbed.results.RunRecord.NodeInfo;
+import faultbed.results.RunRecord.NodeTransition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Hand-made run records for mechanisms the quickstart does not produce, shaped like the harness's
+ * records: four nodes, expiry 20 s, attempt ids of job 1_0001, times in ms after submission.
+ */
+final class SyntheticRun {
+  private final List<AttemptRecord> attempts = new ArrayList<>();
+  private final List<FetchFailureReport> reports = new ArrayList<>();
+  private final List<NodeTransition> transitions = new ArrayList<>();
+  private final List<FaultEvent> faults = new ArrayList<>();
+  private boolean succeeded = true;
+  private long finishedMs = 60_000;
+  private String diagnostics;
+  private final Map<String, String> hadoop = new HashMap<>(Map.of(
+      "yarn.nm.liveness-monitor.expiry-interval-ms", "20000", "mapreduce.map.speculative", "false"));
+
+  SyntheticRun setting(String key, String value) {
+    hadoop.put(key, value);
+    return this;
+  }
+
+  static String attemptId(char type, int task, int attempt) {
+    return String.format("attempt_1_0001_%c_%06d_%d", type, task, attempt);
+  }
+
+  SyntheticRun neverInjected() {
+    faults.add(new FaultEvent("crash", 0, "running-reducer", "on reducer-in-shuffle", null, null, null, Map.of()));
+    return this;
+  }
+
+  SyntheticRun crash(int node, long atMs) {
+    return fault("crash", node, atMs);
+  }
+
+  SyntheticRun fault(String kind, int node, long atMs) {
+    faults.add(new FaultEvent(kind, node, "random node", "at " + atMs + " ms", atMs, atMs, null, Map.of()));
+    return this;
+  }
+
+  SyntheticRun lost(int node, long atMs) {
+    transitions.add(new NodeTransition(node, "localhost:" + (4000 + node), "RUNNING", "LOST", atMs));
+    return this;
+  }
+
+  SyntheticRun attempt(char type, int task, int attempt, int node, long startMs, Long finishMs, String state,
+      boolean speculative, String error) {
+    attempts.add(new AttemptRecord(attemptId(type, task, attempt),
+        String.format("task_1_0001_%c_%06d", type, task), type == 'm' ? "MAP" : "REDUCE", attempt, node,
+        "localhost:" + (4000 + node), "container_" + attempts.size(), startMs, finishMs, null, null, null, state,
+        speculative, error));
+    return this;
+  }
+
+  SyntheticRun map(int task, int attempt, int node, long startMs, long finishMs, String state) {
+    return attempt('m', task, attempt, node, startMs, finishMs, state, false, null);
+  }
+
+  SyntheticRun reduce(int task, int attempt, int node, long startMs, long finishMs, String state) {
+    return attempt('r', task, attempt, node, startMs, finishMs, state, false, null);
+  }
+
+  SyntheticRun report(long atMs, int reduceTask, int reduceAttempt, int reduceNode, int mapTask, int mapNode) {
+    reports.add(new FetchFailureReport(atMs, attemptId('r', reduceTask, reduceAttempt), reduceNode,
+        attemptId('m', mapTask, 0), mapNode));
+    return this;
+  }
+
+  SyntheticRun jobFailed(long atMs, String why) {
+    succeeded = false;
+    finishedMs = atMs;
+    diagnostics = why;
+    return this;
+  }
+
+  SyntheticRun finished(long atMs) {
+    finishedMs = atMs;
+    return this;
+  }
+
+  RunRecord build() {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      int n = i;
+      Long lost = transitions.stream().filter(t -> t.node() == n && t.to().equals("LOST"))
+          .map(NodeTransition::atMs).findFirst().orElse(null);
+      nodes.add(new NodeInfo(i, "localhost:" + (4000 + i), 5000 + i, List.of(), List.of(), "node-" + i, lost));
+    }
+    return new RunRecord(RunRecord.SCHEMA_VERSION, "synthetic-000", "synthetic", "crash", 0, 1, "t",
+        new RunRecord.ClusterInfo("mini", 4, 1024, 2),
+        hadoop,
+        new RunRecord.WorkloadInfo("sort", Map.of(), 1, 1), nodes, faults, transitions, attempts, reports,
+        new RunRecord.JobOutcome("job_1_0001", succeeded ? "SUCCEEDED" : "FAILED", succeeded, 0, finishedMs, 4, 2,
+            diagnostics),
+        Map.of(), List.of());
+  }
+}
