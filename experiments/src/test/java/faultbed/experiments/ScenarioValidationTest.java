@@ -66,6 +66,7 @@ class ScenarioValidationTest {
       empty slow node         | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s" } ]                         | faults[0]: expected at least one of "cpu"
       crash with duration     | "faults": [ { "kind": "crash", "node": 0, "at": "5s", "for": "10s" } ]               | faults[0].for: a crash lasts until the run ends
       latency without delay   | "faults": [ { "kind": "latency", "node": 0, "at": "5s" } ]                           | faults[0].delay: expected a delay
+      spareAm on an index     | "faults": [ { "kind": "crash", "node": 2, "at": "5s", "spareAm": true } ]            | faults[0].spareAm: applies to "random" and role targets
       unknown event           | "faults": [ { "kind": "crash", "node": 0, "at": { "event": "lunch" } } ]             | faults[0].at.event: expected "maps-completed" or "reducer-in-shuffle"
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
@@ -110,7 +111,7 @@ class ScenarioValidationTest {
 
   @Test
   void everyBundledScenarioIsValid() throws IOException {
-    try (Stream<Path> files = Files.list(Path.of("scenarios"))) {
+    try (Stream<Path> files = Stream.concat(Files.list(Path.of("scenarios")), Files.list(Path.of("..", "ci", "scenarios")))) {
       List<Path> all = files.filter(p -> p.toString().endsWith(".json")).toList();
       assertFalse(all.isEmpty());
       for (Path p : all) {

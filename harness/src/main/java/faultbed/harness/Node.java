@@ -47,6 +47,9 @@ public interface Node {
   /** Attempt ids of the task containers running on this node now. */
   List<String> runningAttempts();
 
+  /** Whether a MapReduce ApplicationMaster runs on this node now. */
+  boolean runsApplicationMaster();
+
   /**
    * Crashes the node: the RM is not told, its ports close, all its processes die at once, nothing
    * new launches. Returns what the injection observed.

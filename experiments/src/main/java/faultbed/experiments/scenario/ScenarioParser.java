@@ -265,10 +265,17 @@ public final class ScenarioParser {
       if (!FAULT_KINDS.contains(kind)) {
         throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + kind + "\"");
       }
-      Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "at", "for"));
+      Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "at", "for", "spareAm"));
       allowed.addAll(FAULT_FIELDS.get(kind));
       onlyKnown(fault, f + ".", allowed);
       Target target = target(fault.get("node"), f + ".node", nodes, i);
+      if (fault.has("spareAm") && bool(fault.get("spareAm"), f + ".spareAm")) {
+        try {
+          target = target.sparingApplicationMaster();
+        } catch (IllegalArgumentException e) {
+          throw new ScenarioException(f + ".spareAm", "applies to \"random\" and role targets, not to a node index or \"same\"");
+        }
+      }
       if (!fault.has("at")) {
         throw new ScenarioException(f + ".at", "expected when the fault fires: \"10s\", {\"uniform\": [\"1s\", \"40s\"]} or {\"event\": \"maps-completed\", \"count\": 4}");
       }

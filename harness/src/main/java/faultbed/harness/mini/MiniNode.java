@@ -179,6 +179,17 @@ public final class MiniNode implements Node {
     return attempts;
   }
 
+  @Override
+  public boolean runsApplicationMaster() {
+    for (Container c : nm.getNMContext().getContainers().values()) {
+      if (c.getLaunchContext() != null
+          && c.getLaunchContext().getCommands().stream().anyMatch(cmd -> cmd.contains("MRAppMaster"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * A crash as a dead machine looks to the rest of the cluster: the RM is never told (heartbeats
    * just stop), the container manager stops answering, the shuffle port closes (peers get RST),

@@ -381,23 +381,32 @@ public final class RunExecutor {
   }
 
   private Node resolve(Armed a, List<Armed> all, Observed o, Random rng) {
-    List<? extends Node> up = cluster.nodes().stream().filter(Node::isUp).toList();
-    List<Node> candidates = new ArrayList<>();
     Target target = a.step.fault().target();
     if (target instanceof Target.Index i) {
       return cluster.node(i.index());
-    } else if (target instanceof Target.Same) {
+    }
+    if (target instanceof Target.Same) {
       Integer prev = a.order == 0 ? null : all.get(a.order - 1).node;
       return prev == null ? null : cluster.node(prev);
-    } else if (target instanceof Target.RandomNode) {
-      candidates.addAll(up);
-    } else if (target instanceof Target.RunningReducer) {
-      up.stream().filter(n -> n.runningAttempts().stream().anyMatch(x -> x.contains("_r_")))
-          .forEach(candidates::add);
-    } else if (target instanceof Target.HoldingMapOutputs) {
-      up.stream().filter(n -> o.holders.contains(n.index())).forEach(candidates::add);
     }
+    List<Node> candidates = candidates(target, o);
     return candidates.isEmpty() ? null : candidates.get(rng.nextInt(candidates.size()));
+  }
+
+  /** Nodes that are up and play the target's role now, in index order. */
+  private List<Node> candidates(Target target, Observed o) {
+    List<Node> up = new ArrayList<>(cluster.nodes().stream().filter(Node::isUp).toList());
+    if (target instanceof Target.SparingAm s) {
+      List<Node> c = new ArrayList<>(candidates(s.choice(), o));
+      c.removeIf(Node::runsApplicationMaster);
+      return c;
+    }
+    if (target instanceof Target.RunningReducer) {
+      up.removeIf(n -> n.runningAttempts().stream().noneMatch(x -> x.contains("_r_")));
+    } else if (target instanceof Target.HoldingMapOutputs) {
+      up.removeIf(n -> !o.holders.contains(n.index()));
+    }
+    return up;
   }
 
   /**

@@ -7,6 +7,17 @@ package faultbed.harness.timeline;
 public sealed interface Target {
   String describe();
 
+  /**
+   * The same choice, but never the node running the job's ApplicationMaster: on YARN the AM lives
+   * on a worker, and crashing it restarts the job's master, which the seeds' JobTracker never did.
+   */
+  default Target sparingApplicationMaster() {
+    if (this instanceof Index || this instanceof Same || this instanceof SparingAm) {
+      throw new IllegalArgumentException("spareAm: applies to \"random\" and role targets only");
+    }
+    return new SparingAm(this);
+  }
+
   static Target node(int index) {
     return new Index(index);
   }
@@ -59,6 +70,13 @@ public sealed interface Target {
     @Override
     public String describe() {
       return "a node holding finished map outputs";
+    }
+  }
+
+  record SparingAm(Target choice) implements Target {
+    @Override
+    public String describe() {
+      return choice.describe() + " not running the ApplicationMaster";
     }
   }
 

@@ -30,7 +30,7 @@ class FetchFailureClusterTest {
   @Test
   void refusedFetchesAreReportedAndTheLostMapsReRunBeforeExpiry(MiniCluster cluster, Recorder recorder) {
     RunRecord run = recorder.save(cluster.run(Workloads.sort(24L << 20).withMaps(6).withReduces(2),
-        Timeline.when(JobEvent.mapsCompleted(6)).inject(NodeCrash.on(Target.holdingMapOutputs()))));
+        Timeline.when(JobEvent.mapsCompleted(6)).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
     RunRecord.FaultEvent crash = run.faults().get(0);
     assertNotNull(crash.injectedMs(), run.notes().toString());
     int victim = crash.node();

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 @Faultbed(nodes = 4, hadoop = {
     "mapreduce.job.reduce.slowstart.completedmaps=1.0",
-    "yarn.nm.liveness-monitor.expiry-interval-ms=40000",
+    "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
     "yarn.client.nodemanager-connect.max-wait-ms=10000",
     "yarn.client.nodemanager-connect.retry-interval-ms=2000",
     "mapreduce.reduce.shuffle.connect.timeout=" + NetworkFaultsClusterTest.CONNECT_TIMEOUT_MS})
@@ -43,7 +43,7 @@ class NetworkFaultsClusterTest {
     RunRecord free = recorder.save(cluster.run(SORT, Timeline.none()));
     cluster.reset();
     RunRecord capped = recorder.save(cluster.run(SORT,
-        Timeline.when(MAPS_DONE).inject(BandwidthCap.on(Target.holdingMapOutputs(), 256L << 10))));
+        Timeline.when(MAPS_DONE).inject(BandwidthCap.on(Target.holdingMapOutputs().sparingApplicationMaster(), 256L << 10))));
     RunRecord.FaultEvent cap = capped.faults().get(0);
     assertNotNull(cap.injectedMs(), capped.notes().toString());
     assertNotNull(cap.healedMs(), "healed when the job ended");
@@ -57,10 +57,10 @@ class NetworkFaultsClusterTest {
   @Test
   void withRstRefusedFetchesAreReportedWithRstSuppressedOnlyExpiryHelps(MiniCluster cluster, Recorder recorder) {
     RunRecord withRst = recorder.save(cluster.run(SORT,
-        Timeline.when(MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs()))));
+        Timeline.when(MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
     cluster.reset();
     RunRecord suppressed = recorder.save(cluster.run(SORT,
-        Timeline.when(MAPS_DONE).inject(RstSuppression.on(Target.holdingMapOutputs()))
+        Timeline.when(MAPS_DONE).inject(RstSuppression.on(Target.holdingMapOutputs().sparingApplicationMaster()))
             .then(faultbed.harness.timeline.Trigger.on(MAPS_DONE)).inject(NodeCrash.on(Target.same()))));
     assertTrue(withRst.job().succeeded() && suppressed.job().succeeded());
 

@@ -41,7 +41,7 @@ class NodeCrashClusterTest {
 
   /** A crash that also looks at the node from outside, right after it. */
   static final class ProbedCrash implements Fault {
-    private final NodeCrash crash = NodeCrash.on(Target.runningReducer());
+    private final NodeCrash crash = NodeCrash.on(Target.runningReducer().sparingApplicationMaster());
     volatile Set<Long> processesBefore;
     volatile Set<Long> processesAfter;
     volatile long refusedAfterMs = -1;
