@@ -31,8 +31,7 @@ final class BaselineCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (!Files.isDirectory(dir)) {
-      err.println("faultbed: DIR: expected a folder of run records, got " + dir);
+    if (!RecordsFolder.exists(dir, err)) {
       return FaultbedCli.BAD_INPUT;
     }
     SampleSet samples;

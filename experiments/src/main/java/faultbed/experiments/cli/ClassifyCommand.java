@@ -1,13 +1,10 @@
 package faultbed.experiments.cli;
 
-import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import faultbed.results.classify.Classification;
 import faultbed.results.classify.DinuNgClassifier;
 import faultbed.results.classify.DinuNgGroup;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.List;
@@ -34,22 +31,11 @@ final class ClassifyCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (!Files.isDirectory(dir)) {
-      err.println("faultbed: DIR: expected a folder of run records, got " + dir);
+    var read = RecordsFolder.read(dir, err);
+    if (read.isEmpty()) {
       return FaultbedCli.BAD_INPUT;
     }
-    List<RunRecord> records;
-    try {
-      records = new RecordStore(dir).readAll();
-    } catch (UncheckedIOException e) {
-      err.println("faultbed: DIR: " + e.getMessage() + ": "
-          + e.getCause().getMessage().lines().findFirst().orElse(""));
-      return FaultbedCli.BAD_INPUT;
-    }
-    if (records.isEmpty()) {
-      err.println("faultbed: DIR: expected run records (*.json) in " + dir);
-      return FaultbedCli.BAD_INPUT;
-    }
+    List<RunRecord> records = read.get();
     PrintWriter out = spec.commandLine().getOut();
     Map<DinuNgGroup, Integer> tally = new EnumMap<>(DinuNgGroup.class);
     for (Classification c : DinuNgClassifier.classifyAll(records)) {

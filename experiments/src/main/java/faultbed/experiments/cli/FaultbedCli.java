@@ -149,16 +149,12 @@ public final class FaultbedCli implements Runnable {
 
     @Override
     public Integer call() {
-      if (!Files.isDirectory(dir)) {
-        spec.commandLine().getErr().println("faultbed: DIR: expected a folder of run records, got " + dir);
+      var read = RecordsFolder.read(dir, spec.commandLine().getErr());
+      if (read.isEmpty()) {
         return BAD_INPUT;
       }
       RecordStore store = new RecordStore(dir);
-      List<RunRecord> records = store.readAll();
-      if (records.isEmpty()) {
-        spec.commandLine().getErr().println("faultbed: DIR: expected run records (*.json) in " + dir);
-        return BAD_INPUT;
-      }
+      List<RunRecord> records = read.get();
       SuiteSummary s = SuiteSummary.of(records);
       store.writeSummary(s);
       System.out.print(s.table());

@@ -3,7 +3,6 @@ package faultbed.experiments.cli;
 import faultbed.results.report.SuiteReport;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -25,8 +24,7 @@ final class ReportCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (!Files.isDirectory(dir)) {
-      err.println("faultbed: DIR: expected a folder of run records, got " + dir);
+    if (!RecordsFolder.exists(dir, err)) {
       return FaultbedCli.BAD_INPUT;
     }
     SuiteReport.Written written;
