@@ -23,6 +23,11 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
   }
 
   @Override
+  public boolean needsLiveNode() {
+    return false;
+  }
+
+  @Override
   public Injection inject(Node node, FaultContext context) {
     List<Integer> ports = node.ports();
     return new Injection(Map.of("ports", ports.toString(), "bytesPerSecond", Long.toString(bytesPerSecond)),

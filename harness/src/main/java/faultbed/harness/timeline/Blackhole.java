@@ -18,6 +18,11 @@ public record Blackhole(Target target, Duration duration) implements Fault {
   }
 
   @Override
+  public boolean needsLiveNode() {
+    return false;
+  }
+
+  @Override
   public Injection inject(Node node, FaultContext context) {
     List<Integer> ports = node.ports();
     Installed rules = context.iptables().dropAll(context.runId(), ports);

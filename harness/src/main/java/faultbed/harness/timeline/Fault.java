@@ -18,6 +18,11 @@ public interface Fault {
     return null;
   }
 
+  /** Whether the node must still be up; network faults also apply to a crashed node's ports. */
+  default boolean needsLiveNode() {
+    return true;
+  }
+
   /** Does it; returns what it observed and how to heal it. */
   Injection inject(Node node, FaultContext context);
 }

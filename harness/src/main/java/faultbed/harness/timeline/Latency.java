@@ -13,6 +13,11 @@ public record Latency(Target target, Duration delay, Duration jitter, Duration d
   }
 
   @Override
+  public boolean needsLiveNode() {
+    return false;
+  }
+
+  @Override
   public Injection inject(Node node, FaultContext context) {
     List<Integer> ports = node.ports();
     return new Injection(Map.of("ports", ports.toString(), "delayMs", Long.toString(delay.toMillis())),

@@ -19,6 +19,11 @@ public record RstSuppression(Target target, Duration duration) implements Fault 
   }
 
   @Override
+  public boolean needsLiveNode() {
+    return false;
+  }
+
+  @Override
   public Injection inject(Node node, FaultContext context) {
     List<Integer> ports = node.ports();
     return new Injection(java.util.Map.of("ports", ports.toString()),
