@@ -33,7 +33,10 @@ public record BaselineFile(String format, String scenario, String source, List<E
       Distribution summary, QuantileIntervals intervals) {}
 
   public static BaselineFile of(SampleSet samples) {
-    return new BaselineFile(FORMAT, samples.scenario(), samples.source(), samples.variants().stream()
+    // only the folder's name: a committed baseline must not carry the machine's paths
+    java.nio.file.Path name = java.nio.file.Path.of(samples.source()).getFileName();
+    return new BaselineFile(FORMAT, samples.scenario(), name == null ? samples.source() : name.toString(),
+        samples.variants().stream()
         .map(v -> new Entry(v.variant(), v.runs(), v.failed(), v.completionSeconds(),
             Distribution.of(v.times()), QuantileIntervals.of(v.times(), Bootstrap.DEFAULT)))
         .toList());
