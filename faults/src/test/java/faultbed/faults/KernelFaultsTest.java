@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -92,54 +90,13 @@ class KernelFaultsTest {
     }
   }
 
-  /** Bytes per second a client reads from a server that writes as fast as it can, over {@code window}. */
-  private static double throughput(int port, Duration window) throws Exception {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-      InputStream in = s.getInputStream();
-      byte[] buf = new byte[64 * 1024];
-      long end = System.nanoTime() + window.toNanos();
-      long warm = System.nanoTime() + 300_000_000L; // skip the htb burst at the start
-      long bytes = 0;
-      long t0 = 0;
-      while (System.nanoTime() < end) {
-        int n = in.read(buf);
-        if (n < 0) {
-          break;
-        }
-        if (System.nanoTime() >= warm) {
-          if (t0 == 0) {
-            t0 = System.nanoTime();
-          }
-          bytes += n;
-        }
-      }
-      return bytes / ((System.nanoTime() - t0) / 1e9);
-    }
-  }
-
-  private static ServerSocket firehose() throws IOException {
-    ServerSocket server = new ServerSocket(0);
-    Thread t = new Thread(() -> {
-      byte[] chunk = new byte[64 * 1024];
-      while (!server.isClosed()) {
-        try (Socket c = server.accept(); OutputStream out = c.getOutputStream()) {
-          while (true) {
-            out.write(chunk);
-          }
-        } catch (IOException closed) {
-          // client gone or server closed
-        }
-      }
-    });
-    t.setDaemon(true);
-    t.start();
-    return server;
+  private static double throughput(int port, Duration window) throws IOException {
+    return Firehose.bytesPerSecond(port, window, Duration.ofMillis(300)); // skip the htb burst at the start
   }
 
   @Test
   void bandwidthCapHoldsWithinTwentyPercentAndSparesOtherPorts() throws Exception {
-    try (ServerSocket capped = firehose(); ServerSocket free = firehose()) {
+    try (ServerSocket capped = Firehose.start(); ServerSocket free = Firehose.start()) {
       long cap = 1_000_000;
       Installed shaping = new TrafficControl(ledger).cap(List.of(capped.getLocalPort()), cap);
       double got = throughput(capped.getLocalPort(), Duration.ofSeconds(3));
