@@ -86,7 +86,7 @@ final class ProgressDisplay implements SuiteRunner.Progress {
     int width = 20;
     int filled = total == 0 ? 0 : Math.min(width, done * width / total);
     String bar = "#".repeat(filled) + ".".repeat(width - filled);
-    String jobPart = phase.equals("running") ? String.format(" map %3.0f%% reduce %3.0f%%", map * 100, reduce * 100) : "";
+    String jobPart = phase.startsWith("running") ? String.format(" map %3.0f%% reduce %3.0f%%", map * 100, reduce * 100) : "";
     String line = String.format("[%s] %d/%d runs  %s  %s%s  %ds", bar, done, total, run, phase, jobPart,
         (now - start) / 1_000_000_000L);
     out.print("\r" + (line.length() > 118 ? line.substring(0, 118) : String.format("%-118s", line)));

@@ -343,6 +343,7 @@ public final class RunExecutor {
       a.detail = injection.detail();
       a.healer = injection.healer();
       a.injectedMs = before;
+      listener.phase(String.format("running, %s node %d at %.1f s", a.step.fault().kind(), node.index(), before / 1000.0));
       Duration lasts = a.step.fault().duration();
       if (lasts != null) {
         injector.schedule(() -> heal(a, nowMs), Math.max(0, before + lasts.toMillis() - nowMs.getAsLong()),
