@@ -1,12 +1,12 @@
 package faultbed.harness.timeline;
 
+import faultbed.faults.Installed;
 import faultbed.harness.Node;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 /** Traffic from and to the node's ports (map output it serves, requests it gets) limited to a rate. */
-public record BandwidthCap(Target target, long bytesPerSecond, Duration duration) implements Fault {
+public record BandwidthCap(Target target, long bytesPerSecond, Duration duration) implements PortFault {
   public BandwidthCap {
     if (bytesPerSecond <= 0) {
       throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
@@ -23,14 +23,12 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
   }
 
   @Override
-  public boolean needsLiveNode() {
-    return false;
+  public java.util.Map<String, String> parameters() {
+    return java.util.Map.of("bytesPerSecond", Long.toString(bytesPerSecond));
   }
 
   @Override
-  public Injection inject(Node node, FaultContext context) {
-    List<Integer> ports = node.ports();
-    return new Injection(Map.of("ports", ports.toString(), "bytesPerSecond", Long.toString(bytesPerSecond)),
-        context.trafficControl().cap(ports, bytesPerSecond));
+  public Installed apply(Node node, List<Integer> ports, FaultContext context) {
+    return context.trafficControl().cap(ports, bytesPerSecond);
   }
 }

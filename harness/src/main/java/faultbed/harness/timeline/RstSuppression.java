@@ -1,5 +1,6 @@
 package faultbed.harness.timeline;
 
+import faultbed.faults.Installed;
 import faultbed.harness.Node;
 import java.time.Duration;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.List;
  * TCP RST packets leaving the node's ports are dropped, so peers wait for a connect timeout instead
  * of being refused. With a {@link NodeCrash} of the same node: a whole-machine failure (seed 003, §4).
  */
-public record RstSuppression(Target target, Duration duration) implements Fault {
+public record RstSuppression(Target target, Duration duration) implements PortFault {
   public static RstSuppression on(Target target) {
     return new RstSuppression(target, null);
   }
@@ -19,14 +20,7 @@ public record RstSuppression(Target target, Duration duration) implements Fault 
   }
 
   @Override
-  public boolean needsLiveNode() {
-    return false;
-  }
-
-  @Override
-  public Injection inject(Node node, FaultContext context) {
-    List<Integer> ports = node.ports();
-    return new Injection(java.util.Map.of("ports", ports.toString()),
-        context.iptables().dropRst(context.runId(), ports));
+  public Installed apply(Node node, List<Integer> ports, FaultContext context) {
+    return context.iptables().dropRst(context.runId(), ports);
   }
 }

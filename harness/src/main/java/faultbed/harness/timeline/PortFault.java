@@ -1,0 +1,33 @@
+package faultbed.harness.timeline;
+
+import faultbed.faults.Installed;
+import faultbed.harness.Node;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A network fault on a node's TCP ports. It applies to a crashed node too (its ports stay its
+ * own), and the record names the ports it hit.
+ */
+public interface PortFault extends Fault {
+  /** Installs the fault on these ports. */
+  Installed apply(Node node, List<Integer> ports, FaultContext context);
+
+  /** What the record should show besides the ports (a rate, a delay). */
+  default Map<String, String> parameters() {
+    return Map.of();
+  }
+
+  @Override
+  default boolean needsLiveNode() {
+    return false;
+  }
+
+  @Override
+  default Injection inject(Node node, FaultContext context) {
+    List<Integer> ports = node.ports();
+    Map<String, String> detail = new java.util.LinkedHashMap<>(parameters());
+    detail.put("ports", ports.toString());
+    return new Injection(detail, apply(node, ports, context));
+  }
+}
