@@ -63,7 +63,7 @@ public final class SuiteRunner {
             for (int w = 0; w < scenario.warmupRuns(); w++) {
               progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
               cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
-                  v.workload(), faultbed.harness.timeline.Timeline.none()));
+                  v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation()));
               cluster.reset();
             }
           } else if (dirty) {
@@ -71,7 +71,7 @@ public final class SuiteRunner {
             cluster.reset();
           }
           RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-              v.workload(), v.timeline());
+              v.workload(), v.timeline(), v.speculation());
           progress.runStarting(records.size(), total, spec.runId());
           RunRecord record;
           try {
@@ -105,6 +105,6 @@ public final class SuiteRunner {
         spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
         new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),
         List.of(), List.of(), List.of(), List.of(), List.of(), null, Map.of(),
-        List.of("harness error: " + e.getMessage()));
+        List.of("harness error: " + e.getMessage()), null);
   }
 }

@@ -24,6 +24,12 @@ public interface Cluster extends AutoCloseable {
   /** The configuration clients submit jobs with; it holds every Hadoop setting in force. */
   Configuration configuration();
 
+  /**
+   * A folder that lives as long as the cluster, for what a speculation policy carries from one job
+   * to the next (SAMR's per-node history).
+   */
+  java.nio.file.Path stateDir();
+
   /** The ResourceManager's view: NodeId to node state, active and inactive nodes alike. */
   Map<String, String> nodeStates();
 

@@ -8,7 +8,7 @@ import java.util.Map;
  * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy.
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
-    Map<String, String> hadoop) {
+    Map<String, String> hadoop, double timeScale) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -20,7 +20,27 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
       throw new IllegalArgumentException("cluster.containerMemoryMb: expected at most nodeMemoryMb ("
           + nodeMemoryMb + "), got " + containerMemoryMb);
     }
+    if (!(timeScale > 0 && timeScale <= 1)) {
+      throw new IllegalArgumentException("cluster.timeScale: expected a number in (0, 1], got " + timeScale);
+    }
     hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
+  }
+
+  public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0);
+  }
+
+  /** Containers the whole cluster runs at once. */
+  public int slots() {
+    return nodes * Math.max(1, Math.min(nodeVcores, nodeMemoryMb / containerMemoryMb));
+  }
+
+  /**
+   * Multiplies the time constants of speculation policies (and of Hadoop's speculator intervals),
+   * so a job of tens of seconds sees the seeds' minute-scale rules in proportion.
+   */
+  public ClusterSpec withTimeScale(double scale) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale);
   }
 
   /**
@@ -36,30 +56,30 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec withNodes(int n) {
-    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop);
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale);
   }
 
   public ClusterSpec withNodeMemoryMb(int mb) {
-    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop);
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale);
   }
 
   public ClusterSpec withNodeVcores(int v) {
-    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop);
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale);
   }
 
   public ClusterSpec withContainerMemoryMb(int mb) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale);
   }
 
   public ClusterSpec withHadoop(String key, String value) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.put(key, value);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale);
   }
 
   public ClusterSpec withHadoop(Map<String, String> settings) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.putAll(settings);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale);
   }
 }

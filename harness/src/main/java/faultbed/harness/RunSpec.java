@@ -3,11 +3,23 @@ package faultbed.harness;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workload;
 
-/** One run: which workload, under which fault timeline, with which seed, and where it belongs. */
+/**
+ * One run: which workload, under which fault timeline and speculator, with which seed, and where it
+ * belongs.
+ */
 public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
-    Workload workload, Timeline timeline) {
+    Workload workload, Timeline timeline, Speculation speculation) {
 
   private static final java.util.concurrent.atomic.AtomicInteger ADHOC = new java.util.concurrent.atomic.AtomicInteger();
+
+  public RunSpec {
+    speculation = speculation == null ? Speculation.off() : speculation;
+  }
+
+  public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
+      Timeline timeline) {
+    this(scenario, variant, runIndex, seed, dataSeed, workload, timeline, Speculation.off());
+  }
 
   /** A run outside any scenario: numbered in this JVM so records of several such runs never collide. */
   public static RunSpec of(Workload workload, Timeline timeline) {
@@ -15,7 +27,11 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   }
 
   public RunSpec withSeed(long s) {
-    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline);
+    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation);
+  }
+
+  public RunSpec withSpeculation(Speculation s) {
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s);
   }
 
   public String runId() {

@@ -28,7 +28,8 @@ public record RunRecord(
     List<FetchFailureReport> fetchFailures,
     JobOutcome job,
     Map<String, Long> harnessMs,
-    List<String> notes) {
+    List<String> notes,
+    Speculation speculation) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -115,6 +116,30 @@ public record RunRecord(
   /** A reducer telling the AM it could not fetch a map's output (from the reducer's shuffle log). */
   public record FetchFailureReport(long atMs, String reduceAttempt, Integer reduceNode,
       String mapAttempt, Integer mapNode) {}
+
+  /**
+   * Speculative execution in this run: the speculator in force ("off" when none) and, in order,
+   * every backup it asked for and every placement its policy judged. Null in records written
+   * before speculation was recorded.
+   */
+  public record Speculation(String speculator, String policy, List<SpeculationEvent> events) {
+    public Speculation {
+      events = events == null ? List.of() : List.copyOf(events);
+    }
+  }
+
+  /**
+   * One entry of a speculator's decision log. {@code event} is "backup" (a task was given a backup;
+   * {@code attempt}/{@code node} name the original it races) or "placed" (YARN put a backup on
+   * {@code node}; {@code accepted} says whether the policy counted that node fast enough, and
+   * {@code killed} whether the backup was killed so Hadoop would ask for another container).
+   */
+  public record SpeculationEvent(long atMs, String event, String task, String attempt, Integer node,
+      Boolean accepted, Boolean killed, String reason, Map<String, Double> evidence) {
+    public SpeculationEvent {
+      evidence = evidence == null ? Map.of() : Map.copyOf(evidence);
+    }
+  }
 
   /** How the job ended. {@code finishedMs} is its completion time: submission to finish. */
   public record JobOutcome(String jobId, String state, boolean succeeded, long submittedEpochMs,

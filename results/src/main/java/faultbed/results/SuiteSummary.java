@@ -13,9 +13,43 @@ import java.util.Map;
  */
 public record SuiteSummary(String scenario, int runs, List<VariantSummary> variants) {
 
-  /** {@code completionIntervals}: bootstrap intervals for the median and p90 (absent in older summaries). */
+  /**
+   * {@code completionIntervals}: bootstrap intervals for the median and p90 (absent in older summaries);
+   * {@code speculation}: backups summed over the variant's runs, null when its speculator was off.
+   */
   public record VariantSummary(String variant, int runs, int succeeded, int failed,
-      Distribution completionSeconds, QuantileIntervals completionIntervals) {}
+      Distribution completionSeconds, QuantileIntervals completionIntervals, SpeculationTotals speculation) {}
+
+  /**
+   * Speculation over a variant's runs: backups asked for, started, won, lost, refused by the policy
+   * for landing on a slow node, wasted container-seconds, and how many started backups ran on a node
+   * the scenario had slowed on purpose.
+   */
+  public record SpeculationTotals(String policy, int asked, int launched, int won, int lost, int refusedOnNode,
+      double wastedContainerSeconds, int onSlowedNodes) {
+
+    static SpeculationTotals of(List<RunRecord> runs) {
+      String policy = null;
+      int asked = 0, launched = 0, won = 0, lost = 0, refused = 0, onSlowed = 0;
+      long wasted = 0;
+      for (RunRecord r : runs) {
+        if (r.speculation() == null || "off".equals(r.speculation().policy())) {
+          continue;
+        }
+        policy = r.speculation().policy();
+        SpeculationOutcome o = SpeculationOutcome.of(r);
+        asked += o.asked();
+        launched += o.launched();
+        won += o.won();
+        lost += o.lost();
+        refused += o.refusedOnNode();
+        wasted += o.wastedContainerMs();
+        onSlowed += (int) o.backups().stream().filter(SpeculationOutcome.BackupRun::nodeFaulted).count();
+      }
+      return policy == null ? null
+          : new SpeculationTotals(policy, asked, launched, won, lost, refused, wasted / 1000.0, onSlowed);
+    }
+  }
 
   public static SuiteSummary of(List<RunRecord> records) {
     List<VariantSummary> variants = new ArrayList<>();
@@ -23,7 +57,7 @@ public record SuiteSummary(String scenario, int runs, List<VariantSummary> varia
       double[] times = completionTimes(runs);
       int ok = times.length;
       variants.add(new VariantSummary(variant, runs.size(), ok, runs.size() - ok, Distribution.of(times),
-          QuantileIntervals.of(times, Bootstrap.DEFAULT)));
+          QuantileIntervals.of(times, Bootstrap.DEFAULT), SpeculationTotals.of(runs)));
     });
     String scenario = records.isEmpty() ? "" : records.get(0).scenario();
     return new SuiteSummary(scenario, records.size(), variants);
@@ -53,6 +87,19 @@ public record SuiteSummary(String scenario, int runs, List<VariantSummary> varia
       Distribution d = v.completionSeconds();
       sb.append(String.format("%-18s %4d %4d %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f%n", v.variant(),
           v.runs(), v.failed(), d.min(), d.median(), d.mean(), d.p90(), d.p99(), d.max()));
+    }
+    if (variants.stream().anyMatch(v -> v.speculation() != null)) {
+      sb.append(String.format("%n%-18s %-18s %6s %8s %5s %5s %8s %9s %9s%n", "variant", "speculator", "asked",
+          "launched", "won", "lost", "refused", "wasted s", "on slowed"));
+      for (VariantSummary v : variants) {
+        SpeculationTotals t = v.speculation();
+        if (t == null) {
+          sb.append(String.format("%-18s %-18s%n", v.variant(), "off"));
+        } else {
+          sb.append(String.format("%-18s %-18s %6d %8d %5d %5d %8d %9.1f %9d%n", v.variant(), t.policy(), t.asked(),
+              t.launched(), t.won(), t.lost(), t.refusedOnNode(), t.wastedContainerSeconds(), t.onSlowedNodes()));
+        }
+      }
     }
     return sb.toString();
   }

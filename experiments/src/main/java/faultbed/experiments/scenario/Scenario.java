@@ -1,6 +1,7 @@
 package faultbed.experiments.scenario;
 
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.Speculation;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workload;
 import java.util.ArrayList;
@@ -66,6 +67,7 @@ public record Scenario(String name, String description, long seed, int warmup, L
     private int runs = 1;
     private long seed = 1;
     private int warmup;
+    private Speculation speculation = Speculation.off();
     private final Map<String, UnaryOperator<VariantBuilder>> variants = new LinkedHashMap<>();
 
     private Builder(String name) {
@@ -97,6 +99,12 @@ public record Scenario(String name, String description, long seed, int warmup, L
       return this;
     }
 
+    /** The speculator every variant uses unless it says otherwise (default: off). */
+    public Builder speculation(Speculation s) {
+      this.speculation = s;
+      return this;
+    }
+
     public Builder seed(long s) {
       this.seed = s;
       return this;
@@ -120,10 +128,10 @@ public record Scenario(String name, String description, long seed, int warmup, L
       }
       List<Variant> out = new ArrayList<>();
       if (variants.isEmpty()) {
-        out.add(new Variant("default", cluster, workload, timeline, runs));
+        out.add(new Variant("default", cluster, workload, timeline, runs, speculation));
       }
       variants.forEach((n, change) -> out.add(change.apply(new VariantBuilder(n, cluster, workload,
-          timeline, runs)).build()));
+          timeline, runs, speculation)).build()));
       return new Scenario(name, description, seed, warmup, out);
     }
   }
@@ -135,8 +143,11 @@ public record Scenario(String name, String description, long seed, int warmup, L
     private Workload workload;
     private Timeline timeline;
     private int runs;
+    private Speculation speculation;
 
-    VariantBuilder(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs) {
+    VariantBuilder(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
+        Speculation speculation) {
+      this.speculation = speculation;
       this.name = name;
       this.cluster = cluster;
       this.workload = workload;
@@ -174,8 +185,13 @@ public record Scenario(String name, String description, long seed, int warmup, L
       return this;
     }
 
+    public VariantBuilder speculation(Speculation s) {
+      this.speculation = s;
+      return this;
+    }
+
     Variant build() {
-      return new Variant(name, cluster, workload, timeline, runs);
+      return new Variant(name, cluster, workload, timeline, runs, speculation);
     }
   }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.Speculation;
+import faultbed.schedulers.policies.Policies;
 import faultbed.harness.timeline.BandwidthCap;
 import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.CpuHog;
@@ -45,10 +47,11 @@ public final class ScenarioParser {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "warmup", "variants");
-  private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb");
+      "faults", "runs", "seed", "warmup", "variants", "speculation");
+  private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
+      "timeScale");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
-      "faults+", "runs");
+      "faults+", "runs", "speculation");
   /** Fields each fault kind takes besides kind, node, at and for. */
   private static final Map<String, Set<String>> FAULT_FIELDS = new java.util.LinkedHashMap<>();
 
@@ -109,11 +112,12 @@ public final class ScenarioParser {
     ObjectNode workloadNode = object(root.get("workload"), "workload");
     Workload workload = workload(workloadNode, "workload");
     List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
+    Speculation speculation = speculation(root.get("speculation"), "speculation", Speculation.off());
 
     List<Variant> variants = new ArrayList<>();
     JsonNode vs = root.get("variants");
     if (vs == null) {
-      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs));
+      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation));
     } else {
       object(vs, "variants");
       if (vs.isEmpty()) {
@@ -144,7 +148,8 @@ public final class ScenarioParser {
           vf.addAll(faults(v.get("faults+"), at + ".faults+", vc.nodes()));
         }
         int vr = v.has("runs") ? (int) integer(v.get("runs"), at + ".runs", 0) : runs;
-        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr));
+        Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
+        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2));
       }
     }
     return new Scenario(name, description, seed, warmup, variants);
@@ -169,11 +174,62 @@ public final class ScenarioParser {
     if (n.has("containerMemoryMb")) {
       c = c.withContainerMemoryMb((int) integer(n.get("containerMemoryMb"), at + ".containerMemoryMb", 128));
     }
+    if (n.has("timeScale")) {
+      JsonNode t = n.get("timeScale");
+      if (!t.isNumber() || !(t.asDouble() > 0 && t.asDouble() <= 1)) {
+        throw new ScenarioException(at + ".timeScale", "expected a number in (0, 1], e.g. 0.1, got " + t);
+      }
+      c = c.withTimeScale(t.asDouble());
+    }
     if (c.containerMemoryMb() > c.nodeMemoryMb()) {
       throw new ScenarioException(at + ".containerMemoryMb", "expected at most nodeMemoryMb ("
           + c.nodeMemoryMb() + "), got " + c.containerMemoryMb());
     }
     return c;
+  }
+
+  /**
+   * "off", "hadoop3" (legacy estimator), "hadoop3/&lt;estimator or class&gt;", a policy name ("late"...),
+   * or an object: {"policy": name-or-class, "params": {...}} or {"speculator": class}.
+   */
+  private static Speculation speculation(JsonNode n, String at, Speculation base) {
+    if (n == null) {
+      return base;
+    }
+    String expected = "expected \"off\", \"hadoop3\", \"hadoop3/<estimator>\", a policy name ("
+        + String.join(", ", Policies.names()) + ") or {\"policy\": ..., \"params\": {...}} or {\"speculator\": class}";
+    try {
+      if (n.isTextual()) {
+        String t = n.asText().trim();
+        if (t.equals("off")) {
+          return Speculation.off();
+        }
+        if (t.equals("hadoop3")) {
+          return Speculation.hadoop3("legacy");
+        }
+        if (t.startsWith("hadoop3/")) {
+          return Speculation.hadoop3(t.substring("hadoop3/".length()));
+        }
+        if (Policies.names().contains(t)) {
+          return Speculation.policy(t);
+        }
+        throw new ScenarioException(at, expected + ", got \"" + t + "\"");
+      }
+      object(n, at);
+      onlyKnown(n, at + ".", Set.of("policy", "params", "speculator"));
+      if (n.has("speculator")) {
+        if (n.has("policy") || n.has("params")) {
+          throw new ScenarioException(at, "expected either \"speculator\" or \"policy\", not both");
+        }
+        return Speculation.speculator(text(n.get("speculator"), at + ".speculator"));
+      }
+      if (!n.has("policy")) {
+        throw new ScenarioException(at, expected);
+      }
+      return Speculation.policy(text(n.get("policy"), at + ".policy"), hadoop(n.get("params"), at + ".params"));
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(at, e.getMessage());
+    }
   }
 
   private static Map<String, String> hadoop(JsonNode n, String at) {

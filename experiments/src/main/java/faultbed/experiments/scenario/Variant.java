@@ -1,18 +1,24 @@
 package faultbed.experiments.scenario;
 
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.Speculation;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workload;
 
-/** One arm of a scenario, fully resolved: what runs, on what cluster, under which faults, how often. */
-public record Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs) {
+/**
+ * One arm of a scenario, fully resolved: what runs, on what cluster, under which faults and
+ * speculator, how often.
+ */
+public record Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
+    Speculation speculation) {
   public Variant {
+    speculation = speculation == null ? Speculation.off() : speculation;
     if (runs < 0) {
       throw new ScenarioException("variants." + name + ".runs", "expected 0 or more, got " + runs);
     }
   }
 
   public Variant withRuns(int n) {
-    return new Variant(name, cluster, workload, timeline, n);
+    return new Variant(name, cluster, workload, timeline, n, speculation);
   }
 }

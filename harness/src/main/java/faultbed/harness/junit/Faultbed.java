@@ -21,6 +21,8 @@ public @interface Faultbed {
 
   int containerMemoryMb() default 512;
 
+  /** Multiplies speculation time constants (see {@link faultbed.harness.ClusterSpec#timeScale()}). */
+  double timeScale() default 1.0;
   /** Hadoop settings as {@code key=value}. */
   String[] hadoop() default {};
 }

@@ -23,7 +23,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
     Class<?> testClass = context.getRequiredTestClass();
     Faultbed cfg = testClass.getAnnotation(Faultbed.class);
     ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb())
-        .withContainerMemoryMb(cfg.containerMemoryMb());
+        .withContainerMemoryMb(cfg.containerMemoryMb()).withTimeScale(cfg.timeScale());
     for (String kv : cfg.hadoop()) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {

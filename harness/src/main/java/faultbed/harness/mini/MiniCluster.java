@@ -195,6 +195,11 @@ public final class MiniCluster implements Cluster {
   }
 
   @Override
+  public Path stateDir() {
+    return workDir.resolve("state");
+  }
+
+  @Override
   public Configuration configuration() {
     return new Configuration(mr.getConfig());
   }

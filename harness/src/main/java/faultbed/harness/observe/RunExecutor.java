@@ -74,6 +74,8 @@ public final class RunExecutor {
       "mapreduce.reduce.speculative",
       "yarn.app.mapreduce.am.job.speculator.class",
       "yarn.app.mapreduce.am.job.task.estimator.class",
+      "mapreduce.job.speculative.retry-after-no-speculate",
+      "mapreduce.job.speculative.retry-after-speculate",
       "mapreduce.job.reduce.slowstart.completedmaps",
       "mapreduce.map.memory.mb",
       "mapreduce.reduce.memory.mb",
@@ -138,6 +140,8 @@ public final class RunExecutor {
           "/faultbed/out/" + spec.runId() + "-" + System.nanoTime());
       Job job = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output);
       job.setJobName(job.getJobName() + " " + spec.scenario() + "/" + spec.runId());
+      spec.speculation().jobSettings(cluster.spec(), cluster.stateDir())
+          .forEach(job.getConfiguration()::set);
 
       List<Node> nodes = List.copyOf(cluster.nodes());
       Map<Integer, Integer> nodeByPort = new HashMap<>();
@@ -244,6 +248,7 @@ public final class RunExecutor {
       }
       String appId = appIdOf(job);
       var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch);
+      var speculation = SpeculationLogReader.read(logDirs, appId, spec.speculation(), nodeById, submitEpoch);
 
       List<FaultEvent> faults = new ArrayList<>();
       for (Armed a : armed) {
@@ -270,7 +275,7 @@ public final class RunExecutor {
           spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration()),
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
-          withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes);
+          withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -463,6 +468,9 @@ public final class RunExecutor {
       String v = c.get(k);
       out.put(k, v != null ? v : BUILT_IN.getOrDefault(k, "(unset)"));
     }
+    // faultbed's own job settings (speculation policy, its parameters, the time scale) as given.
+    out.putAll(c.getPropsWithPrefix("faultbed.").entrySet().stream()
+        .collect(java.util.stream.Collectors.toMap(e -> "faultbed." + e.getKey(), Map.Entry::getValue)));
     return out;
   }
 }

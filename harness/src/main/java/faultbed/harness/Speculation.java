@@ -1,0 +1,136 @@
+package faultbed.harness;
+
+import faultbed.schedulers.policies.Policies;
+import faultbed.schedulers.yarn.PolicySpeculator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Which speculator a run's ApplicationMaster uses. Job-level, so variants that differ only by
+ * speculator share one cluster.
+ *
+ * <ul>
+ *   <li>{@link #off()}: no speculation (faultbed's default, so fault runs are not muddied by backups);
+ *   <li>{@link #hadoop3(String)}: Hadoop's DefaultSpeculator with one of its shipped estimators
+ *       ("legacy", "exponential", "simple-exponential") or an estimator class name;
+ *   <li>{@link #policy(String, Map)}: a {@code SpeculationPolicy} ("hadoop-0.21", "late", "samr",
+ *       "base" or a class name) run by {@link PolicySpeculator};
+ *   <li>{@link #speculator(String)}: the user's own {@code Speculator} class.
+ * </ul>
+ *
+ * @param kind      "off", "hadoop3", "policy" or "speculator"
+ * @param name      estimator (hadoop3), policy (policy) or class name (speculator); null for off
+ * @param params    policy parameters by name (seed defaults when absent)
+ */
+public record Speculation(String kind, String name, Map<String, String> params) {
+
+  static final Map<String, String> ESTIMATORS = Map.of(
+      "legacy", "org.apache.hadoop.mapreduce.v2.app.speculate.LegacyTaskRuntimeEstimator",
+      "exponential", "org.apache.hadoop.mapreduce.v2.app.speculate.ExponentiallySmoothedTaskRuntimeEstimator",
+      "simple-exponential", "org.apache.hadoop.mapreduce.v2.app.speculate.SimpleExponentialTaskRuntimeEstimator");
+
+  private static final String DEFAULT_SPECULATOR = "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator";
+
+  public Speculation {
+    params = Map.copyOf(params == null ? Map.of() : params);
+    switch (kind) {
+      case "off" -> { }
+      case "hadoop3" -> {
+        if (!ESTIMATORS.containsKey(name)) {
+          requireClass(name, org.apache.hadoop.mapreduce.v2.app.speculate.TaskRuntimeEstimator.class,
+              "an estimator (" + String.join(", ", new java.util.TreeSet<>(ESTIMATORS.keySet())) + ")");
+        }
+      }
+      case "speculator" -> requireClass(name, org.apache.hadoop.mapreduce.v2.app.speculate.Speculator.class,
+          "a Speculator");
+      case "policy" -> Policies.create(name); // rejects unknown names with the list of known ones
+      default -> throw new IllegalArgumentException(
+          "speculation: expected off, hadoop3, policy or speculator, got \"" + kind + "\"");
+    }
+  }
+
+  /** Fails at validation, not inside the AM, when a class cannot be the thing it is named as. */
+  private static void requireClass(String className, Class<?> type, String what) {
+    if (className == null || className.isBlank()) {
+      throw new IllegalArgumentException("expected " + what + " or a class name, got nothing");
+    }
+    Class<?> c;
+    try {
+      c = Class.forName(className.trim(), false, Speculation.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new IllegalArgumentException("expected " + what + " or a class on the classpath, got \""
+          + className + "\" (not found)");
+    }
+    if (!type.isAssignableFrom(c)) {
+      throw new IllegalArgumentException("expected a class implementing " + type.getName() + ", got " + className);
+    }
+  }
+
+  public static Speculation off() {
+    return new Speculation("off", null, Map.of());
+  }
+
+  public static Speculation hadoop3(String estimator) {
+    return new Speculation("hadoop3", estimator, Map.of());
+  }
+
+  public static Speculation policy(String nameOrClass) {
+    return new Speculation("policy", nameOrClass, Map.of());
+  }
+
+  public static Speculation policy(String nameOrClass, Map<String, String> params) {
+    return new Speculation("policy", nameOrClass, params);
+  }
+
+  public static Speculation speculator(String className) {
+    return new Speculation("speculator", className, Map.of());
+  }
+
+  /** "off", "hadoop3/legacy", "late", or a class name: how records and reports name it. */
+  public String describe() {
+    return switch (kind) {
+      case "off" -> "off";
+      case "hadoop3" -> "hadoop3/" + name;
+      default -> name;
+    };
+  }
+
+  /**
+   * The job settings that put this speculator in force, with Hadoop's speculator intervals and the
+   * policy's time constants multiplied by the cluster's time scale.
+   *
+   * @param stateDir where a policy may keep state across the runs of one cluster
+   */
+  public Map<String, String> jobSettings(ClusterSpec cluster, java.nio.file.Path stateDir) {
+    Map<String, String> s = new LinkedHashMap<>();
+    boolean on = !kind.equals("off");
+    s.put("mapreduce.map.speculative", Boolean.toString(on));
+    s.put("mapreduce.reduce.speculative", Boolean.toString(on));
+    if (!on) {
+      return s;
+    }
+    s.put(PolicySpeculator.TIME_SCALE, Double.toString(cluster.timeScale()));
+    // DefaultSpeculator's scan intervals (1 s, 15 s after a launch), scaled like every other timer.
+    s.put("mapreduce.job.speculative.retry-after-no-speculate",
+        Long.toString(Math.max(100, Math.round(1000 * cluster.timeScale()))));
+    s.put("mapreduce.job.speculative.retry-after-speculate",
+        Long.toString(Math.max(100, Math.round(15000 * cluster.timeScale()))));
+    switch (kind) {
+      case "hadoop3" -> {
+        s.put("yarn.app.mapreduce.am.job.speculator.class", DEFAULT_SPECULATOR);
+        s.put("yarn.app.mapreduce.am.job.task.estimator.class", ESTIMATORS.getOrDefault(name, name));
+      }
+      case "speculator" -> s.put("yarn.app.mapreduce.am.job.speculator.class", name);
+      default -> {
+        s.put("yarn.app.mapreduce.am.job.speculator.class", PolicySpeculator.class.getName());
+        s.put(PolicySpeculator.POLICY, name);
+        s.put(PolicySpeculator.SLOTS, Integer.toString(cluster.slots()));
+        if (stateDir != null) {
+          s.put(PolicySpeculator.STATE_DIR, stateDir.toString());
+        }
+        params.forEach((k, v) -> s.put(PolicySpeculator.PARAM_PREFIX + k, v));
+      }
+    }
+    return s;
+  }
+}

@@ -1,0 +1,65 @@
+package faultbed.harness.mini;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.RunSpec;
+import faultbed.harness.Speculation;
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.SlowNode;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workload;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.SpeculationEvent;
+import faultbed.results.SpeculationOutcome;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Each speculator runs inside a real MR ApplicationMaster and backs up a straggler: one node (not
+ * the AM's) is cut to a tenth of a core two seconds into the job, so the maps it holds crawl. At
+ * time scale 0.05 the seeds' 60 s minimum running time is 3 s.
+ */
+@Faultbed(nodes = 4, timeScale = 0.05, hadoop = "mapreduce.job.reduce.slowstart.completedmaps=1.0")
+class SpeculationClusterTest {
+  private static final Workload WORDCOUNT = Workloads.wordcount(48L << 20).withMaps(12).withReduces(1);
+  private static final Timeline STRAGGLER = Timeline.at(Duration.ofSeconds(2))
+      .inject(new SlowNode(Target.randomNode().sparingApplicationMaster(), 0.1, null, null, null));
+
+  @ParameterizedTest
+  @ValueSource(strings = {"hadoop-0.21", "late", "samr", "base", "hadoop3"})
+  void speculatorRunsInTheAmAndBacksUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
+    Speculation s = name.equals("hadoop3") ? Speculation.hadoop3("legacy") : Speculation.policy(name);
+    RunRecord r = recorder.save(cluster.run(RunSpec.of(WORDCOUNT, STRAGGLER).withSpeculation(s)));
+    assertTrue(r.job().succeeded(), r.job().diagnostics());
+    int slowed = r.faults().get(0).node();
+    assertTrue(r.faults().get(0).injectedMs() != null, r.notes().toString());
+
+    String speculator = name.equals("hadoop3")
+        ? "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator"
+        : "faultbed.schedulers.yarn.PolicySpeculator";
+    assertEquals(speculator, r.hadoop().get("yarn.app.mapreduce.am.job.speculator.class"));
+    assertEquals(s.describe(), r.speculation().policy());
+
+    List<SpeculationEvent> asked = r.speculation().events().stream()
+        .filter(e -> e.event().equals("backup")).toList();
+    assertFalse(asked.isEmpty(), "no backup asked for; events " + r.speculation().events());
+    SpeculationOutcome o = SpeculationOutcome.of(r);
+    assertTrue(o.launched() >= 1, "no backup attempt started: " + o);
+    // The straggler is what gets backed up: some backup races an attempt that ran on the slowed node.
+    assertTrue(o.backups().stream().anyMatch(b -> r.attempts().stream().anyMatch(a ->
+            a.taskId().equals(b.taskId()) && !a.speculative() && a.node() != null && a.node() == slowed)),
+        "no backup of a task on slowed node " + slowed + ": " + o.backups());
+    if (!name.equals("hadoop3")) {
+      // A policy's decisions carry its reasons.
+      assertTrue(asked.stream().allMatch(e -> e.reason() != null && !e.reason().isBlank()), asked.toString());
+    }
+    cluster.reset();
+  }
+}

@@ -1,0 +1,3 @@
+package faultbed.schedulers;
+
+public enum TaskState { PENDING, RUNNING, SUCCEEDED, FAILED, KILLED }

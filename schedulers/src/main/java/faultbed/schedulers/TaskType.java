@@ -1,0 +1,3 @@
+package faultbed.schedulers;
+
+public enum TaskType { MAP, REDUCE }
