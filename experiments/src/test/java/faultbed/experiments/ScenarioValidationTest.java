@@ -68,6 +68,11 @@ class ScenarioValidationTest {
       latency without delay   | "faults": [ { "kind": "latency", "node": 0, "at": "5s" } ]                           | faults[0].delay: expected a delay
       spareAm on an index     | "faults": [ { "kind": "crash", "node": 2, "at": "5s", "spareAm": true } ]            | faults[0].spareAm: applies to "random" and role targets
       unknown event           | "faults": [ { "kind": "crash", "node": 0, "at": { "event": "lunch" } } ]             | faults[0].at.event: expected "maps-completed" or "reducer-in-shuffle"
+      unknown policy          | { "workload": { "type": "sort", "size": "1MB" }, "speculation": "fastest" }          | speculation: expected "off", "hadoop3", "hadoop3/<estimator>", a policy name (hadoop-0.21, late, samr, base)
+      unknown estimator       | { "workload": { "type": "sort", "size": "1MB" }, "speculation": "hadoop3/magic" }    | speculation: expected an estimator (exponential, legacy, simple-exponential) or a class on the classpath, got "magic" (not found)
+      not a speculator        | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "speculator": "java.lang.String" } } | speculation: expected a class implementing org.apache.hadoop.mapreduce.v2.app.speculate.Speculator, got java.lang.String
+      missing policy class    | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "speculation": { "policy": "com.example.Missing" } } } } | variants.a.speculation: unknown speculation policy "com.example.Missing"
+      zero time scale         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "timeScale": 0 } }     | cluster.timeScale: expected a number in (0, 1]
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
       @TempDir Path dir) throws IOException {

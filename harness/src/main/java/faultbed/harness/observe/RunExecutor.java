@@ -172,7 +172,9 @@ public final class RunExecutor {
 
       Observed observed = new Observed();
       runId = spec.runId();
-      injector = Executors.newSingleThreadScheduledExecutor(r -> {
+      // A thread per step: a step waiting for its target (a role no node plays yet, or "same" as a
+      // step not yet fired) must not hold up the others.
+      injector = Executors.newScheduledThreadPool(armed.size() + 1, r -> {
         Thread t = new Thread(r, "faultbed-injector");
         t.setDaemon(true);
         return t;
@@ -187,10 +189,12 @@ public final class RunExecutor {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());
+        // One reading of the clock for all steps, so steps due at the same time keep their order.
+        long sinceStart = System.nanoTime() - t0;
         for (Armed a : armed) {
           if (a.scheduledMs != null) {
             a.queued = true;
-            long delayNanos = a.scheduledMs * 1_000_000 - (System.nanoTime() - t0);
+            long delayNanos = a.scheduledMs * 1_000_000 - sinceStart;
             injector.schedule(() -> fire(a, armed, observed, rng, nowMs, job, appIdOf(job)), Math.max(0, delayNanos),
                 TimeUnit.NANOSECONDS);
           }

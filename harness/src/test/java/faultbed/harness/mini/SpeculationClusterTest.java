@@ -8,9 +8,11 @@ import faultbed.harness.RunSpec;
 import faultbed.harness.Speculation;
 import faultbed.harness.junit.Faultbed;
 import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.SlowNode;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timeline.Trigger;
 import faultbed.harness.workload.Workload;
 import faultbed.harness.workload.Workloads;
 import faultbed.results.RunRecord;
@@ -23,14 +25,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each speculator runs inside a real MR ApplicationMaster and backs up a straggler: one node (not
- * the AM's) is cut to a tenth of a core two seconds into the job, so the maps it holds crawl. At
+ * the AM's) is cut to a tenth of a core and given a dd writer two seconds into the job, so the maps
+ * it holds crawl. At
  * time scale 0.05 the seeds' 60 s minimum running time is 3 s.
  */
 @Faultbed(nodes = 4, timeScale = 0.05, hadoop = "mapreduce.job.reduce.slowstart.completedmaps=1.0")
 class SpeculationClusterTest {
   private static final Workload WORDCOUNT = Workloads.wordcount(48L << 20).withMaps(12).withReduces(1);
+  // Two faults due at the same moment, the second on "the same" node: both must fire on time.
   private static final Timeline STRAGGLER = Timeline.at(Duration.ofSeconds(2))
-      .inject(new SlowNode(Target.randomNode().sparingApplicationMaster(), 0.1, null, null, null));
+      .inject(new SlowNode(Target.randomNode().sparingApplicationMaster(), 0.1, null, null, null))
+      .then(Trigger.at(Duration.ofSeconds(2)))
+      .inject(new DiskLoad(Target.same(), 1, 1L << 20, 64L << 20, true, null));
 
   @ParameterizedTest
   @ValueSource(strings = {"hadoop-0.21", "late", "samr", "base", "hadoop3"})
@@ -39,7 +45,10 @@ class SpeculationClusterTest {
     RunRecord r = recorder.save(cluster.run(RunSpec.of(WORDCOUNT, STRAGGLER).withSpeculation(s)));
     assertTrue(r.job().succeeded(), r.job().diagnostics());
     int slowed = r.faults().get(0).node();
-    assertTrue(r.faults().get(0).injectedMs() != null, r.notes().toString());
+    for (RunRecord.FaultEvent f : r.faults()) {
+      assertTrue(f.injectedMs() != null && f.injectedMs() < 3_000, "late or missing injection: " + r.faults());
+      assertEquals(slowed, f.node(), "disk load on the same node: " + r.faults());
+    }
 
     String speculator = name.equals("hadoop3")
         ? "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator"
