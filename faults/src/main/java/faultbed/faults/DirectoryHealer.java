@@ -24,16 +24,33 @@ public final class DirectoryHealer implements Healer {
   @Override
   public String heal(LedgerEntry entry) {
     Path dir = Path.of(entry.id());
-    if (!Files.exists(dir)) {
-      return null;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    // At exit the cluster's own threads (DataNodes, NodeManagers) may still be writing into the
+    // folder while it is walked, so a pass can miss new files or trip over vanished ones; retry.
+    IOException last = null;
+    for (int pass = 0; pass < 5; pass++) {
+      if (!Files.exists(dir)) {
+        return pass == 0 ? null : "deleted folder " + dir;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+      try (Stream<Path> walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException e) {
+        last = e;
+      } catch (UncheckedIOException e) {
+        last = e.getCause();
+      }
+      if (!Files.exists(dir)) {
+        return "deleted folder " + dir;
+      }
+      try {
+        Thread.sleep(200L * (pass + 1));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
     }
-    return "deleted folder " + dir;
+    throw new UncheckedIOException("cannot delete " + dir, last != null ? last
+        : new IOException("files kept appearing in " + dir));
   }
 }

@@ -96,8 +96,8 @@ public record Speculation(String kind, String name, Map<String, String> params) 
   }
 
   /**
-   * The job settings that put this speculator in force, with Hadoop's speculator intervals and the
-   * policy's time constants multiplied by the cluster's time scale.
+   * The job settings that put this speculator in force, with the policy's time constants multiplied
+   * by the cluster's time scale.
    *
    * @param stateDir where a policy may keep state across the runs of one cluster
    */
@@ -109,12 +109,8 @@ public record Speculation(String kind, String name, Map<String, String> params) 
     if (!on) {
       return s;
     }
+    // Hadoop's own speculator intervals are scaled with the cluster's other timers (TimeCompression).
     s.put(PolicySpeculator.TIME_SCALE, Double.toString(cluster.timeScale()));
-    // DefaultSpeculator's scan intervals (1 s, 15 s after a launch), scaled like every other timer.
-    s.put("mapreduce.job.speculative.retry-after-no-speculate",
-        Long.toString(Math.max(100, Math.round(1000 * cluster.timeScale()))));
-    s.put("mapreduce.job.speculative.retry-after-speculate",
-        Long.toString(Math.max(100, Math.round(15000 * cluster.timeScale()))));
     switch (kind) {
       case "hadoop3" -> {
         s.put("yarn.app.mapreduce.am.job.speculator.class", DEFAULT_SPECULATOR);

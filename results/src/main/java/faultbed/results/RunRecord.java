@@ -29,7 +29,8 @@ public record RunRecord(
     JobOutcome job,
     Map<String, Long> harnessMs,
     List<String> notes,
-    Speculation speculation) {
+    Speculation speculation,
+    TimeScale timeScale) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -138,6 +139,18 @@ public record RunRecord(
       Boolean accepted, Boolean killed, String reason, Map<String, Double> evidence) {
     public SpeculationEvent {
       evidence = evidence == null ? Map.of() : Map.copyOf(evidence);
+    }
+  }
+
+  /**
+   * Time compression in force: the factor, every timer with its value and how it was set (scaled,
+   * floored, set by the scenario, rewritten by the agent), and what could not be scaled. Null in
+   * records written before time compression was recorded.
+   */
+  public record TimeScale(double factor, Map<String, String> timers, List<String> unscaled) {
+    public TimeScale {
+      timers = timers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timers));
+      unscaled = unscaled == null ? List.of() : List.copyOf(unscaled);
     }
   }
 

@@ -7,6 +7,7 @@ import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
 import faultbed.harness.Cluster;
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.timescale.TimeCompression;
 import faultbed.harness.HarnessException;
 import faultbed.harness.RunSpec;
 import faultbed.harness.observe.RunExecutor;
@@ -159,6 +160,13 @@ public final class MiniCluster implements Cluster {
     conf.setBoolean("mapreduce.reduce.speculative", false);
     // containers must find java where the harness runs it
     conf.set("yarn.nodemanager.admin-env", "JAVA_HOME=" + System.getProperty("java.home"));
+    TimeCompression compression = new TimeCompression(spec.timeScale());
+    compression.settings(spec.hadoop()).forEach(conf::set);
+    if (compression.active()) {
+      String agent = " " + compression.javaAgentOption(TimeCompression.writeAgentJar(workDir));
+      conf.set("mapreduce.reduce.java.opts", heap + agent);
+      conf.set("yarn.app.mapreduce.am.command-opts", heap + agent);
+    }
     spec.hadoop().forEach(conf::set);
     return conf;
   }

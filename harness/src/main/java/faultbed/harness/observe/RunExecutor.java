@@ -279,7 +279,8 @@ public final class RunExecutor {
           spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration()),
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
-          withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation);
+          withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation,
+          timeScale(job.getConfiguration()));
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
@@ -463,6 +464,12 @@ public final class RunExecutor {
       return new RunRecord.JobOutcome(job.getJobID().toString(), "UNKNOWN", false, submitEpoch, observedEnd,
           conf.getInt("mapreduce.job.maps", 0), job.getNumReduceTasks(), null);
     }
+  }
+
+  private RunRecord.TimeScale timeScale(Configuration jobConf) {
+    var compression = new faultbed.harness.timescale.TimeCompression(cluster.spec().timeScale());
+    return new RunRecord.TimeScale(compression.scale(), compression.describe(jobConf::get),
+        faultbed.harness.timescale.TimeCompression.UNSCALED);
   }
 
   private static Map<String, String> settingsInForce(Configuration jobConf) {
