@@ -4,6 +4,7 @@ import faultbed.results.RunRecord;
 import faultbed.results.classify.Classification;
 import faultbed.results.classify.DinuNgClassifier;
 import faultbed.results.classify.DinuNgGroup;
+import faultbed.results.classify.GroupsGate;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumMap;
@@ -14,16 +15,29 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** Prints every run's Dinu-Ng group with the facts from its record that put it there. */
 @Command(name = "classify", mixinStandardHelpOptions = true, description = {
     "Prints each run's Dinu-Ng failure group with its evidence (no cluster needed).",
     "Evidence: the fault, the node's detection, lost map outputs, fetch-failure reports, re-runs, "
-        + "speculation."})
+        + "speculation.",
+    "With --gate: exit 1 when fewer groups are found than the baseline lists, or when a variant named"
+        + " in it as expiry-bound recovered other than by node expiry."})
 final class ClassifyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "folder of run records")
   Path dir;
+
+  @Option(names = "--gate", paramLabel = "FILE", description = "groups baseline to check against (faultbed-groups/1)")
+  Path gate;
+
+  @Option(names = "--write-gate", paramLabel = "FILE", description = "write the groups found as a baseline")
+  Path writeGate;
+
+  @Option(names = "--expiry-bound", paramLabel = "VARIANT",
+      description = "with --write-gate: a variant whose crashes must be recovered by node expiry (repeatable)")
+  List<String> expiryBound = new java.util.ArrayList<>();
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -36,9 +50,19 @@ final class ClassifyCommand implements Callable<Integer> {
       return FaultbedCli.BAD_INPUT;
     }
     List<RunRecord> records = read.get();
+    GroupsGate baseline = null;
+    if (gate != null) {
+      try {
+        baseline = GroupsGate.read(gate);
+      } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        err.println("faultbed: --gate: " + e.getMessage());
+        return FaultbedCli.BAD_INPUT;
+      }
+    }
     PrintWriter out = spec.commandLine().getOut();
     Map<DinuNgGroup, Integer> tally = new EnumMap<>(DinuNgGroup.class);
-    for (Classification c : DinuNgClassifier.classifyAll(records)) {
+    List<Classification> all = DinuNgClassifier.classifyAll(records);
+    for (Classification c : all) {
       tally.merge(c.group(), 1, Integer::sum);
       out.printf(Locale.ROOT, "%s  %s  recovery: %s%s%n", c.runId(), c.group().label(), c.recovery().label(),
           c.mechanisms().isEmpty() ? "" : "  seen: " + c.mechanisms().stream()
@@ -48,6 +72,18 @@ final class ClassifyCommand implements Callable<Integer> {
     out.println();
     out.println(tally.entrySet().stream().map(e -> e.getKey().label() + ": " + e.getValue())
         .collect(Collectors.joining(", ")));
+    if (writeGate != null) {
+      GroupsGate.of(dir.getFileName().toString(), all, expiryBound).write(writeGate);
+      out.println("groups baseline: " + writeGate);
+    }
+    if (baseline != null) {
+      List<String> violations = baseline.violations(all);
+      violations.forEach(v -> out.println("GATE: " + v));
+      out.println(violations.isEmpty() ? "gate: passed (" + baseline.groups().size() + " groups, expiry-bound "
+          + baseline.expiryBound() + ")" : "gate: FAILED");
+      out.flush();
+      return violations.isEmpty() ? 0 : CompareCommand.REGRESSION;
+    }
     out.flush();
     return 0;
   }

@@ -56,7 +56,7 @@ public final class ScenarioParser {
   private static final Map<String, Set<String>> FAULT_FIELDS = new java.util.LinkedHashMap<>();
 
   static {
-    FAULT_FIELDS.put("crash", Set.of());
+    FAULT_FIELDS.put("crash", Set.of("suppressRst"));
     FAULT_FIELDS.put("stop", Set.of());
     FAULT_FIELDS.put("rst-suppression", Set.of());
     FAULT_FIELDS.put("blackhole", Set.of());
@@ -348,7 +348,8 @@ public final class ScenarioParser {
 
   private static Fault fault(String kind, JsonNode n, String f, Target target, Duration lasts) {
     return switch (kind) {
-      case "crash" -> NodeCrash.on(target);
+      case "crash" -> n.has("suppressRst") && bool(n.get("suppressRst"), f + ".suppressRst")
+          ? NodeCrash.on(target).withoutRst() : NodeCrash.on(target);
       case "stop" -> NodeStop.on(target);
       case "rst-suppression" -> new RstSuppression(target, lasts);
       case "blackhole" -> new Blackhole(target, lasts);
@@ -465,7 +466,7 @@ public final class ScenarioParser {
     }
     JsonNode o = object(n, at);
     if (o.has("uniform")) {
-      onlyKnown(o, at + ".", Set.of("uniform"));
+      onlyKnown(o, at + ".", Set.of("uniform", "strata"));
       JsonNode range = o.get("uniform");
       if (!range.isArray() || range.size() != 2) {
         throw new ScenarioException(at + ".uniform", "expected [from, to], e.g. [\"1s\", \"40s\"]");
@@ -476,7 +477,8 @@ public final class ScenarioParser {
         throw new ScenarioException(at + ".uniform", "expected from <= to, got [" + range.get(0).asText()
             + ", " + range.get(1).asText() + "]");
       }
-      return Trigger.uniform(from, to);
+      int strata = o.has("strata") ? (int) integer(o.get("strata"), at + ".strata", 1) : 1;
+      return Trigger.stratified(from, to, strata);
     }
     if (o.has("event")) {
       String event = text(o.get("event"), at + ".event");

@@ -164,8 +164,7 @@ public final class RunExecutor {
         if (s.trigger() instanceof Trigger.At at) {
           scheduled = at.offset().toMillis();
         } else if (s.trigger() instanceof Trigger.Uniform u) {
-          scheduled = u.from().toMillis()
-              + (long) (rng.nextDouble() * (u.to().toMillis() - u.from().toMillis()));
+          scheduled = u.pickMs(spec.runIndex(), rng.nextDouble());
         }
         armed.add(new Armed(armed.size(), s, scheduled));
       }

@@ -1,11 +1,24 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
-/** The seeds' "TaskTracker kill": the node's NodeManager and all its containers die at once, unannounced. */
-public record NodeCrash(Target target) implements Fault {
+/**
+ * The seeds' "TaskTracker kill": the node's NodeManager and all its containers die at once,
+ * unannounced. Its ports then refuse connections (TCP RST), as a killed process on a live host
+ * does. With {@code suppressRst} the RSTs are dropped first, so peers see a machine that stopped
+ * answering: seed 003's whole-node failure, where every connect waits for its timeout.
+ */
+public record NodeCrash(Target target, boolean suppressRst) implements Fault {
   public static NodeCrash on(Target target) {
-    return new NodeCrash(target);
+    return new NodeCrash(target, false);
+  }
+
+  /** A crash whose ports never answer, not even with a refusal. */
+  public NodeCrash withoutRst() {
+    return new NodeCrash(target, true);
   }
 
   @Override
@@ -15,6 +28,16 @@ public record NodeCrash(Target target) implements Fault {
 
   @Override
   public Injection inject(Node node, FaultContext context) {
-    return Injection.permanent(node.crash());
+    if (!suppressRst) {
+      return Injection.permanent(node.crash());
+    }
+    // Rules first: not one refusal may escape between the crash and the rules.
+    List<Integer> ports = node.ports();
+    var rules = context.iptables().dropRst(context.runId(), ports);
+    Map<String, String> detail = new LinkedHashMap<>();
+    detail.put("rstSuppressed", "true");
+    detail.put("ports", ports.toString());
+    detail.putAll(node.crash());
+    return new Injection(detail, rules);
   }
 }

@@ -57,7 +57,7 @@ public final class DinuNgClassifier {
 
     Run(RunRecord r) {
       this.r = r;
-      this.timers = HadoopTimers.of(r.hadoop());
+      this.timers = HadoopTimers.of(r.hadoop(), r.timeScale() == null ? 1.0 : r.timeScale().factor());
       this.byId = r.attempts().stream()
           .collect(Collectors.toMap(AttemptRecord::attemptId, Function.identity(), (a, b) -> a));
     }
@@ -191,8 +191,8 @@ public final class DinuNgClassifier {
           reports.stream().map(f -> s(f.atMs())).collect(Collectors.joining(", ")),
           reports.stream().map(f -> shortName(f.reduceAttempt())).distinct().collect(Collectors.joining(", ")),
           timers.fetchFailureNotifications(), timers.fetchFailureFraction()));
-      String pathNote = String.format(Locale.ROOT, "the counting path (%d penalties of 10 s x 1.3^F, capped at %s) takes %s",
-          timers.maxFetchFailures() - 1, s(timers.retryDelayMaxMs()), s(path));
+      String pathNote = String.format(Locale.ROOT, "the counting path (%d penalties of %s x 1.3^F, capped at %s) takes %s",
+          timers.maxFetchFailures() - 1, s(timers.initialPenaltyMs()), s(timers.retryDelayMaxMs()), s(path));
       if (!rerunReporters.isEmpty()) {
         evidence.add("G3: re-run or speculative reducer(s) " + String.join(", ", rerunReporters) + " reported");
         return result(tf, DinuNgGroup.G3, Recovery.FETCH_FAILURE_REPORTS);

@@ -8,13 +8,16 @@ import java.util.Map;
  */
 record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, int maxFetchFailures,
     long retryDelayMaxMs, int fetchFailureNotifications, double fetchFailureFraction,
-    boolean mapSpeculative) {
+    boolean mapSpeculative, long initialPenaltyMs) {
 
-  /** Hard-coded in the reducer's shuffle scheduler: first penalty 10 s, growing 1.3 times per failure. */
+  /**
+   * Hard-coded in the reducer's shuffle scheduler: first penalty 10 s (times the run's time scale,
+   * which faultbed's agent applies), growing 1.3 times per failure.
+   */
   static final long INITIAL_PENALTY_MS = 10_000;
   static final double PENALTY_GROWTH = 1.3;
 
-  static HadoopTimers of(Map<String, String> hadoop) {
+  static HadoopTimers of(Map<String, String> hadoop, double timeScale) {
     return new HadoopTimers(
         number(hadoop, "yarn.nm.liveness-monitor.expiry-interval-ms", 600_000),
         number(hadoop, "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1_000),
@@ -23,7 +26,8 @@ record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, in
         number(hadoop, "mapreduce.reduce.shuffle.retry-delay.max.ms", 60_000),
         (int) number(hadoop, "mapreduce.reduce.shuffle.max-fetch-failures-notifications", 3),
         fraction(hadoop, "mapreduce.reduce.shuffle.max-fetch-failures-fraction", 0.5),
-        !"false".equalsIgnoreCase(hadoop.getOrDefault("mapreduce.map.speculative", "true")));
+        !"false".equalsIgnoreCase(hadoop.getOrDefault("mapreduce.map.speculative", "true")),
+        Math.round(INITIAL_PENALTY_MS * timeScale));
   }
 
   /** The RM's liveness monitor runs every expiry/3 (hard-wired). */
@@ -38,7 +42,7 @@ record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, in
   long countingPathMs() {
     double sum = 0;
     for (int f = 1; f < maxFetchFailures; f++) {
-      sum += Math.min(INITIAL_PENALTY_MS * Math.pow(PENALTY_GROWTH, f), retryDelayMaxMs);
+      sum += Math.min(initialPenaltyMs * Math.pow(PENALTY_GROWTH, f), retryDelayMaxMs);
     }
     return Math.round(sum);
   }
