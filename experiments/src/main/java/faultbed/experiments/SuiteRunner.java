@@ -34,10 +34,18 @@ public final class SuiteRunner {
   private final RecordStore store;
   private final Progress progress;
 
+  private final java.util.Map<String, RunRecord> done;
+
   public SuiteRunner(Scenario scenario, RecordStore store, Progress progress) {
+    this(scenario, store, progress, java.util.Map.of());
+  }
+
+  /** A suite that keeps the records in {@code done} (by run id) and runs only the rest. */
+  public SuiteRunner(Scenario scenario, RecordStore store, Progress progress, java.util.Map<String, RunRecord> done) {
     this.scenario = scenario;
     this.store = store;
     this.progress = progress;
+    this.done = java.util.Map.copyOf(done);
   }
 
   public SuiteSummary run() {
@@ -50,6 +58,12 @@ public final class SuiteRunner {
     try {
       for (Variant v : scenario.variants()) {
         for (int i = 0; i < v.runs(); i++) {
+          RunRecord kept = done.get(String.format("%s-%03d", v.name(), i));
+          if (kept != null) {
+            records.add(kept);
+            progress.runFinished(records.size(), total, kept);
+            continue;
+          }
           if (cluster != null && !v.cluster().equals(current)) {
             cluster.close();
             cluster = null;

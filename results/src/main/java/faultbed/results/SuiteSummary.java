@@ -89,18 +89,41 @@ public record SuiteSummary(String scenario, int runs, List<VariantSummary> varia
           v.runs(), v.failed(), d.min(), d.median(), d.mean(), d.p90(), d.p99(), d.max()));
     }
     if (variants.stream().anyMatch(v -> v.speculation() != null)) {
-      sb.append(String.format("%n%-18s %-18s %6s %8s %5s %5s %8s %9s %9s%n", "variant", "speculator", "asked",
-          "launched", "won", "lost", "refused", "wasted s", "on slowed"));
-      for (VariantSummary v : variants) {
-        SpeculationTotals t = v.speculation();
-        if (t == null) {
-          sb.append(String.format("%-18s %-18s%n", v.variant(), "off"));
-        } else {
-          sb.append(String.format("%-18s %-18s %6d %8d %5d %5d %8d %9.1f %9d%n", v.variant(), t.policy(), t.asked(),
-              t.launched(), t.won(), t.lost(), t.refusedOnNode(), t.wastedContainerSeconds(), t.onSlowedNodes()));
-        }
-      }
+      sb.append(System.lineSeparator()).append(speculationTable());
     }
     return sb.toString();
+  }
+
+  /**
+   * Speculators side by side: median and p90 with their bootstrap intervals, the median against the
+   * variant with speculation off (when there is one), and what the backups did.
+   */
+  public String speculationTable() {
+    VariantSummary off = variants.stream().filter(v -> v.speculation() == null && v.succeeded() > 0)
+        .findFirst().orElse(null);
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("%-26s %-26s %3s %19s %19s %9s %5s %5s %4s %4s %5s %7s%n", "variant", "speculator", "n",
+        "median s [95% CI]", "p90 s [95% CI]", "vs off", "asked", "start", "won", "lost", "refsd", "waste s"));
+    for (VariantSummary v : variants) {
+      SpeculationTotals t = v.speculation();
+      Distribution d = v.completionSeconds();
+      QuantileIntervals ci = v.completionIntervals();
+      String ratio = off == null || v == off ? "" : String.format("%+.0f%%",
+          (d.median() / off.completionSeconds().median() - 1) * 100);
+      sb.append(String.format("%-26s %-26s %3d %19s %19s %9s", v.variant(), t == null ? "off" : t.policy(),
+          v.succeeded(), withInterval(d.median(), ci == null ? null : ci.median()),
+          withInterval(d.p90(), ci == null ? null : ci.p90()), ratio));
+      if (t != null) {
+        sb.append(String.format(" %5d %5d %4d %4d %5d %7.1f", t.asked(), t.launched(), t.won(), t.lost(),
+            t.refusedOnNode(), t.wastedContainerSeconds()));
+      }
+      sb.append(System.lineSeparator());
+    }
+    return sb.toString();
+  }
+
+  private static String withInterval(double value, faultbed.results.stats.Interval i) {
+    return i == null || Double.isNaN(i.low()) ? String.format("%.1f", value)
+        : String.format("%.1f [%.1f, %.1f]", value, i.low(), i.high());
   }
 }

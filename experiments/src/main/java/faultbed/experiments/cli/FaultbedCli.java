@@ -73,6 +73,10 @@ public final class FaultbedCli implements Runnable {
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default out/<scenario>-<time>)")
     Path out;
 
+    @Option(names = "--resume", description = "continue a suite in --out: runs already recorded there are kept,"
+        + " the rest are run (the scenario file must be the one the folder was started with)")
+    boolean resume;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -97,8 +101,29 @@ public final class FaultbedCli implements Runnable {
       }
       Path dir = out != null ? out : Path.of("out", scenario.name() + "-"
           + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss")));
-      if (hasRecords(dir)) {
-        err.println("faultbed: --out: expected a new or empty folder, but " + dir + " already holds run records");
+      java.util.Map<String, faultbed.results.RunRecord> done = new java.util.HashMap<>();
+      if (resume) {
+        if (out == null) {
+          err.println("faultbed: --resume: expected --out naming the suite's folder");
+          return BAD_INPUT;
+        }
+        try {
+          if (!Files.isRegularFile(dir.resolve("scenario.json.txt"))
+              || !Files.readString(dir.resolve("scenario.json.txt")).equals(Files.readString(scenarioFile))) {
+            err.println("faultbed: --resume: expected " + dir + " to have been started with " + scenarioFile
+                + " (its scenario.json.txt differs or is missing)");
+            return BAD_INPUT;
+          }
+        } catch (IOException e) {
+          err.println("faultbed: --resume: cannot read " + dir + ": " + e.getMessage());
+          return BAD_INPUT;
+        }
+        for (faultbed.results.RunRecord r : new RecordStore(dir).readAll()) {
+          done.put(r.runId(), r);
+        }
+      } else if (hasRecords(dir)) {
+        err.println("faultbed: --out: expected a new or empty folder, but " + dir + " already holds run records"
+            + " (--resume continues it)");
         return BAD_INPUT;
       }
       List<String> problems = faultbed.experiments.scenario.Preconditions.problems(scenario);
@@ -107,8 +132,9 @@ public final class FaultbedCli implements Runnable {
         return MISSING_ENVIRONMENT;
       }
       ProgressDisplay display = new ProgressDisplay(System.out, System.console() != null);
-      System.out.printf("faultbed: %s, %d variant(s), %d run(s), seed %d -> %s%n", scenario.name(),
-          scenario.variants().size(), scenario.totalRuns(), scenario.seed(), dir);
+      System.out.printf("faultbed: %s, %d variant(s), %d run(s)%s, seed %d -> %s%n", scenario.name(),
+          scenario.variants().size(), scenario.totalRuns(), done.isEmpty() ? "" : " (" + done.size() + " already recorded)",
+          scenario.seed(), dir);
       RecordStore store = new RecordStore(dir);
       try {
         Files.createDirectories(dir);
@@ -118,7 +144,7 @@ public final class FaultbedCli implements Runnable {
         err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
         return BAD_INPUT;
       }
-      SuiteSummary summary = new SuiteRunner(scenario, store, display).run();
+      SuiteSummary summary = new SuiteRunner(scenario, store, display, done).run();
       display.finish();
       System.out.println();
       System.out.print(summary.table());

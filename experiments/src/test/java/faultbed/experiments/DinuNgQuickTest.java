@@ -1,0 +1,52 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.faults.KernelBackend;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Dinu-Ng reproduction's CI gate: the quick variant, classified, must find as many groups as
+ * the committed baseline and its RST-suppressed crashes must still wait for node expiry. Records
+ * stay in target/dinu-ng-quick for a look when it fails.
+ */
+class DinuNgQuickTest {
+  private static final Path OUT = Path.of("target", "dinu-ng-quick");
+
+  @Test
+  void quickReproductionFindsTheBaselinesGroups() throws IOException {
+    assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
+    if (Files.exists(OUT)) {
+      try (Stream<Path> walk = Files.walk(OUT)) {
+        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    StringWriter err = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true),
+        "run", "scenarios/dinu-ng-quick.json", "--out", OUT.toString()), err.toString());
+    for (RunRecord r : new RecordStore(OUT).readAll()) {
+      assertEquals(0.05, r.timeScale().factor(), r.runId());
+      if (r.variant().startsWith("crash")) {
+        assertTrue(r.faults().get(0).injectedMs() != null, r.runId() + ": " + r.notes());
+      }
+    }
+
+    StringWriter out = new StringWriter();
+    int code = FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true),
+        "classify", OUT.toString(), "--gate", "../ci/baselines/dinu-ng-quick-groups.json");
+    System.out.println(out);
+    assertEquals(0, code, out + "\n" + err);
+  }
+}
