@@ -15,13 +15,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Dinu-Ng reproduction's CI gate: the quick variant, classified, must find as many groups as
  * the committed baseline and its RST-suppressed crashes must still wait for node expiry. Records
- * stay in target/dinu-ng-quick for a look when it fails.
+ * stay in target/dinu-ng-quick for a look when it fails. About ten minutes, so tagged out of the
+ * default test run: {@code mvn -pl experiments test -Dfaultbed.excludedGroups=none
+ * -Dgroups=reproduction -Dtest=DinuNgQuickTest}.
  */
+@Tag("reproduction")
 class DinuNgQuickTest {
   private static final Path OUT = Path.of("target", "dinu-ng-quick");
 

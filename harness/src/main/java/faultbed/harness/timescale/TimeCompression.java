@@ -40,6 +40,9 @@ public final class TimeCompression {
       new Timer("yarn.client.nodemanager-connect.max-wait-ms", 180_000, 1_000,
           "how long the AM keeps trying a NodeManager it cannot reach"),
       new Timer("yarn.client.nodemanager-connect.retry-interval-ms", 10_000, 100, "between those tries"),
+      new Timer("ipc.client.connect.timeout", 20_000, 1_000,
+          "one RPC connect attempt to a silent host (the AM cleaning up a dead node's containers retries it 45 times)"),
+      new Timer("ipc.client.connect.retry.interval", 1_000, 100, "between RPC connect retries"),
       new Timer("mapreduce.task.timeout", 600_000, 1_000, "a task silent this long is failed"),
       // faultbed's own base: 1 s rather than Hadoop's 1% of the task timeout, so progress rates are visible
       new Timer("mapreduce.task.progress-report.interval", 1_000, 300, "task status reports to the AM"),
