@@ -173,11 +173,14 @@ public final class RunExecutor {
       runId = spec.runId();
       // A thread per step: a step waiting for its target (a role no node plays yet, or "same" as a
       // step not yet fired) must not hold up the others.
-      injector = Executors.newScheduledThreadPool(armed.size() + 1, r -> {
+      var pool = new java.util.concurrent.ScheduledThreadPoolExecutor(armed.size() + 1, r -> {
         Thread t = new Thread(r, "faultbed-injector");
         t.setDaemon(true);
         return t;
       });
+      // Threads started now, not when a fault falls due: starting one then costs milliseconds.
+      pool.prestartAllCoreThreads();
+      injector = pool;
       long t0 = System.nanoTime();
       long submitEpoch = System.currentTimeMillis();
       java.util.function.LongSupplier nowMs = () -> (System.nanoTime() - t0) / 1_000_000;
