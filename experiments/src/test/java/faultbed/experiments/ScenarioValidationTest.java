@@ -73,6 +73,9 @@ class ScenarioValidationTest {
       not a speculator        | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "speculator": "java.lang.String" } } | speculation: expected a class implementing org.apache.hadoop.mapreduce.v2.app.speculate.Speculator, got java.lang.String
       missing policy class    | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "speculation": { "policy": "com.example.Missing" } } } } | variants.a.speculation: unknown speculation policy "com.example.Missing"
       zero time scale         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "timeScale": 0 } }     | cluster.timeScale: expected a number in (0, 1]
+      unknown network         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "docker" } } | cluster.network: expected "kernel", "toxiproxy" or {"toxiproxy": "http://127.0.0.1:8474"}, got "docker"
+      bad toxiproxy address   | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": { "toxiproxy": "localhost" } } } | cluster.network.toxiproxy: expected an API address like http://127.0.0.1:8474, got "localhost"
+      rst on toxiproxy        | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "variants": { "a": { "faults": [ { "kind": "crash", "node": 1, "at": "5s", "suppressRst": true } ] } } } | variants.a.faults[0].suppressRst: the toxiproxy backend cannot hide RSTs
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
       @TempDir Path dir) throws IOException {
@@ -98,6 +101,25 @@ class ScenarioValidationTest {
     int end = key.equals("\"faults\"") ? good.indexOf("],", at) + 1
         : good.indexOf("}", at) + 1;
     return good.substring(0, at) + field + good.substring(end);
+  }
+
+  @Test
+  void aToxiproxyServerThatDoesNotAnswerIsNamedBeforeAnythingStarts(@TempDir Path dir) throws IOException {
+    int closed;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      closed = s.getLocalPort();
+    }
+    Path file = Files.writeString(dir.resolve("proxied.json"), """
+        { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": { "toxiproxy": "http://127.0.0.1:%d" } } }
+        """.formatted(closed));
+    List<String> groupsBefore = Cgroup.instances();
+
+    Result r = cli("run", file.toString(), "--out", dir.resolve("out").toString());
+
+    assertEquals(3, r.code(), r.err());
+    assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+    assertTrue(r.err().contains("the Toxiproxy server at http://127.0.0.1:" + closed + " does not answer"), r.err());
+    assertEquals(groupsBefore, Cgroup.instances(), "no cluster started");
   }
 
   @Test

@@ -31,6 +31,7 @@ public final class Ledger implements AutoCloseable {
     register(new DirectoryHealer());
     register(new Iptables.ChainHealer());
     register(new TrafficControl.RootHealer());
+    register(new Toxiproxy.ProxyHealer());
   }
 
   private final String owner;

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * What an idle tc backend costs the shuffle's path: TCP throughput on loopback with no qdisc, and
- * with faultbed's htb root installed but shaping another port.
+ * What an idle backend costs the shuffle's path: TCP throughput on loopback with no qdisc, with
+ * faultbed's htb root installed but shaping another port, and through an idle Toxiproxy proxy
+ * (where a server is: FAULTBED_TOXIPROXY_URL or Docker; otherwise that part is skipped).
  * {@code mvn -pl faults test -Dfaultbed.excludedGroups=none -Dgroups=benchmark -Dtest=LoopbackThroughputBenchmark}
  */
 @Tag("benchmark")
@@ -45,5 +46,28 @@ class LoopbackThroughputBenchmark {
         median(direct), median(idle), median(idle) / median(direct), repeats);
     System.out.println(line);
     Files.writeString(Path.of("target", "benchmarks-loopback.txt"), line + "\n");
+  }
+
+  @Test
+  void throughAnIdleToxiproxyProxy() throws Exception {
+    java.util.Optional<String> missing = ToxiproxyServer.unavailable(null);
+    org.junit.jupiter.api.Assumptions.assumeTrue(missing.isEmpty(),
+        () -> "Toxiproxy benchmark not run here: " + missing.orElse(""));
+    int repeats = 5;
+    double[] direct = new double[repeats];
+    double[] proxied = new double[repeats];
+    try (ServerSocket server = Firehose.start(); Ledger ledger = Ledger.open();
+        Toxiproxy proxies = new Toxiproxy(ToxiproxyServer.open(null), ledger)) {
+      int port = proxies.front(server.getLocalPort());
+      for (int i = 0; i < repeats; i++) {
+        direct[i] = mbPerSecond(server.getLocalPort(), 2000);
+        proxied[i] = mbPerSecond(port, 2000);
+      }
+      String line = String.format("loopback TCP throughput direct: median %.0f MB/s; through an idle Toxiproxy"
+          + " proxy (%s): median %.0f MB/s; ratio %.2f (n=%d, 2 s each)", median(direct), proxies.server(),
+          median(proxied), median(proxied) / median(direct), repeats);
+      System.out.println(line);
+      Files.writeString(Path.of("target", "benchmarks-proxy.txt"), line + "\n");
+    }
   }
 }

@@ -8,7 +8,7 @@ import java.util.Map;
  * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy.
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
-    Map<String, String> hadoop, double timeScale) {
+    Map<String, String> hadoop, double timeScale, NetworkBackend network) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -24,10 +24,16 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
       throw new IllegalArgumentException("cluster.timeScale: expected a number in (0, 1], got " + timeScale);
     }
     hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
+    network = network == null ? NetworkBackend.KERNEL : network;
   }
 
   public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
-    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0);
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL);
+  }
+
+  /** Where network faults are made; see {@link NetworkBackend}. */
+  public ClusterSpec withNetwork(NetworkBackend backend) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, backend);
   }
 
   /** Containers the whole cluster runs at once. */
@@ -40,7 +46,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    * so a job of tens of seconds sees the seeds' minute-scale rules in proportion.
    */
   public ClusterSpec withTimeScale(double scale) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network);
   }
 
   /**
@@ -56,30 +62,30 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec withNodes(int n) {
-    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale);
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network);
   }
 
   public ClusterSpec withNodeMemoryMb(int mb) {
-    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale);
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network);
   }
 
   public ClusterSpec withNodeVcores(int v) {
-    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale);
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network);
   }
 
   public ClusterSpec withContainerMemoryMb(int mb) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network);
   }
 
   public ClusterSpec withHadoop(String key, String value) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.put(key, value);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network);
   }
 
   public ClusterSpec withHadoop(Map<String, String> settings) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.putAll(settings);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network);
   }
 }

@@ -17,6 +17,11 @@ public interface Node {
   /** The port its ShuffleHandler serves map output on; per-node network faults match on it. */
   int shufflePort();
 
+  /** The shuffle port reducers are told to fetch from: a proxy's when shuffle goes through one. */
+  default int advertisedShufflePort() {
+    return shufflePort();
+  }
+
   List<String> localDirs();
 
   List<String> logDirs();

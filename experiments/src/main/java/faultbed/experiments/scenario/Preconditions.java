@@ -2,10 +2,12 @@ package faultbed.experiments.scenario;
 
 import faultbed.faults.Iptables;
 import faultbed.faults.KernelBackend;
+import faultbed.faults.ToxiproxyServer;
 import faultbed.faults.TrafficControl;
 import faultbed.harness.timeline.BandwidthCap;
 import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.Latency;
+import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.RstSuppression;
 import faultbed.harness.timeline.Timeline;
 import java.util.ArrayList;
@@ -19,8 +21,15 @@ public final class Preconditions {
   public static List<String> problems(Scenario scenario) {
     LinkedHashSet<String> problems = new LinkedHashSet<>(KernelBackend.problems());
     for (Variant v : scenario.variants()) {
+      var network = v.cluster().network();
+      if (network.isToxiproxy()) {
+        // the server fronts every node's shuffle, faults or not
+        ToxiproxyServer.unavailable(network.toxiproxyUrl()).ifPresent(problems::add);
+        continue; // its network faults need neither iptables nor tc
+      }
       for (Timeline.Step s : v.timeline().steps()) {
-        if (s.fault() instanceof RstSuppression || s.fault() instanceof Blackhole) {
+        if (s.fault() instanceof RstSuppression || s.fault() instanceof Blackhole
+            || s.fault() instanceof NodeCrash c && c.suppressRst()) {
           problems.addAll(Iptables.problems());
         }
         if (s.fault() instanceof BandwidthCap) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.NetworkBackend;
 import faultbed.harness.Speculation;
 import faultbed.schedulers.policies.Policies;
 import faultbed.harness.timeline.BandwidthCap;
@@ -49,7 +50,7 @@ public final class ScenarioParser {
   private static final Set<String> TOP = Set.of("name", "description", "cluster", "hadoop", "workload",
       "faults", "runs", "seed", "warmup", "variants", "speculation");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
-      "timeScale");
+      "timeScale", "network");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
       "faults+", "runs", "speculation");
   /** Fields each fault kind takes besides kind, node, at and for. */
@@ -118,6 +119,7 @@ public final class ScenarioParser {
     JsonNode vs = root.get("variants");
     if (vs == null) {
       variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation));
+      checkNetwork(variants.get(0), "");
     } else {
       object(vs, "variants");
       if (vs.isEmpty()) {
@@ -150,6 +152,7 @@ public final class ScenarioParser {
         int vr = v.has("runs") ? (int) integer(v.get("runs"), at + ".runs", 0) : runs;
         Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
         variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2));
+        checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
     }
     return new Scenario(name, description, seed, warmup, variants);
@@ -181,11 +184,48 @@ public final class ScenarioParser {
       }
       c = c.withTimeScale(t.asDouble());
     }
+    if (n.has("network")) {
+      c = c.withNetwork(network(n.get("network"), at + ".network"));
+    }
     if (c.containerMemoryMb() > c.nodeMemoryMb()) {
       throw new ScenarioException(at + ".containerMemoryMb", "expected at most nodeMemoryMb ("
           + c.nodeMemoryMb() + "), got " + c.containerMemoryMb());
     }
     return c;
+  }
+
+  /** "kernel", "toxiproxy" (a container where Docker runs), or {"toxiproxy": "http://host:port"}. */
+  private static NetworkBackend network(JsonNode n, String at) {
+    String expected = "expected \"kernel\", \"toxiproxy\" or {\"toxiproxy\": \"http://127.0.0.1:8474\"}";
+    if (n.isTextual() && (n.asText().equals("kernel") || n.asText().equals("toxiproxy"))) {
+      return new NetworkBackend(n.asText(), null);
+    }
+    if (n.isObject() && n.size() == 1 && n.has("toxiproxy")) {
+      JsonNode url = n.get("toxiproxy");
+      try {
+        return NetworkBackend.toxiproxy(url.isTextual() ? url.asText() : url.toString());
+      } catch (IllegalArgumentException e) {
+        throw new ScenarioException(at + ".toxiproxy", "expected an API address like http://127.0.0.1:8474, got " + url);
+      }
+    }
+    throw new ScenarioException(at, expected + ", got " + n);
+  }
+
+  /** Faults a variant's network backend cannot make are rejected before anything starts. */
+  private static void checkNetwork(Variant v, String at) {
+    if (!v.cluster().network().isToxiproxy()) {
+      return;
+    }
+    List<Timeline.Step> steps = v.timeline().steps();
+    for (int i = 0; i < steps.size(); i++) {
+      var fault = steps.get(i).fault();
+      boolean rst = fault instanceof RstSuppression || fault instanceof NodeCrash c && c.suppressRst();
+      if (rst) {
+        throw new ScenarioException(at + "faults[" + i + "]" + (fault instanceof NodeCrash ? ".suppressRst" : ".kind"),
+            "the toxiproxy backend cannot hide RSTs (a proxy answers every connect itself); use cluster.network"
+                + " \"kernel\" for this fault");
+      }
+    }
   }
 
   /**

@@ -23,6 +23,12 @@ public @interface Faultbed {
 
   /** Multiplies speculation time constants (see {@link faultbed.harness.ClusterSpec#timeScale()}). */
   double timeScale() default 1.0;
+  /**
+   * Where network faults are made: "kernel", "toxiproxy" (a container where Docker runs, or the
+   * server FAULTBED_TOXIPROXY_URL names). Without a Toxiproxy server, each test is skipped and says why.
+   */
+  String network() default "kernel";
+
   /** Hadoop settings as {@code key=value}. */
   String[] hadoop() default {};
 }

@@ -64,8 +64,9 @@ public final class MiniCluster implements Cluster {
   private final List<MiniNode> nodes = new ArrayList<>();
   private final ResourceTrackerLink rmLink;
   private volatile RunListener listener = RunListener.NONE;
-  private final faultbed.faults.Iptables iptables;
-  private final faultbed.faults.TrafficControl trafficControl;
+  private final faultbed.faults.NetworkFaults network;
+  private final faultbed.faults.Toxiproxy proxies; // null on the kernel backend
+  private final String frontsId;
   private boolean closed;
 
   private MiniCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
@@ -74,12 +75,21 @@ public final class MiniCluster implements Cluster {
     this.workDir = workDir;
     this.joinScript = workDir.resolve("join-cgroup.sh");
     Files.writeString(joinScript, JOIN_SCRIPT);
-    this.iptables = new faultbed.faults.Iptables(ledger);
-    this.trafficControl = new faultbed.faults.TrafficControl(ledger);
+    if (spec.network().isToxiproxy()) {
+      this.proxies = new faultbed.faults.Toxiproxy(
+          faultbed.faults.ToxiproxyServer.open(spec.network().toxiproxyUrl()), ledger);
+      this.frontsId = ProxiedShuffleHandler.register(proxies::front);
+      this.network = proxies;
+    } else {
+      this.proxies = null;
+      this.frontsId = null;
+      this.network = faultbed.faults.NetworkFaults.kernel(new faultbed.faults.Iptables(ledger),
+          new faultbed.faults.TrafficControl(ledger));
+    }
     this.instanceGroup = Cgroup.of(ledger.owner()).create();
     ledger.record(LedgerEntry.cgroup(instanceGroup, "cluster"));
 
-    Configuration conf = configure(spec, workDir);
+    Configuration conf = configure(spec, workDir, frontsId);
     dfs = new MiniDFSCluster.Builder(conf, workDir.resolve("dfs").toFile())
         .numDataNodes(spec.nodes()).build();
     dfs.waitActive();
@@ -91,7 +101,7 @@ public final class MiniCluster implements Cluster {
     rmLink = new ResourceTrackerLink(resourceManager());
     for (int i = 0; i < spec.nodes(); i++) {
       Cgroup g = Cgroup.of(ledger.owner() + "/node-" + i).create();
-      MiniNode node = new MiniNode(i, g, mr.getNodeManager(i), rmLink);
+      MiniNode node = new MiniNode(i, g, mr.getNodeManager(i), rmLink, this::shuffleClosed);
       attachExecutor(node, mr.getNodeManager(i));
       nodes.add(node);
     }
@@ -134,8 +144,16 @@ public final class MiniCluster implements Cluster {
    * faultbed's defaults: small containers so eight fit on two cores, prompt kills on stop, and
    * every setting of the spec on top.
    */
-  static Configuration configure(ClusterSpec spec, Path workDir) {
-    Configuration conf = new PinnedExecutorConfiguration();
+  static Configuration configure(ClusterSpec spec, Path workDir, String frontsId) {
+    Map<String, String> pins = new HashMap<>();
+    pins.put(YarnConfiguration.NM_CONTAINER_EXECUTOR, NodeContainerExecutor.class.getName());
+    if (frontsId != null) {
+      // reducers fetch each node's map output through its proxy, which the node advertises
+      pins.put(String.format(YarnConfiguration.NM_AUX_SERVICE_FMT, "mapreduce_shuffle"),
+          ProxiedShuffleHandler.class.getName());
+      pins.put(ProxiedShuffleHandler.FRONTS, frontsId);
+    }
+    Configuration conf = new PinnedConfiguration(pins);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, workDir.resolve("dfs").toString());
     conf.setInt("dfs.replication", 1);
     conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, spec.nodeMemoryMb());
@@ -169,6 +187,13 @@ public final class MiniCluster implements Cluster {
     }
     spec.hadoop().forEach(conf::set);
     return conf;
+  }
+
+  /** A crashed node's shuffle port refuses; so must the proxy in front of it. */
+  private void shuffleClosed(int port) {
+    if (proxies != null) {
+      proxies.refuse(port);
+    }
   }
 
   /** Containers of this NodeManager join the node's cgroup; its heartbeats pass a gate faults can close. */
@@ -238,12 +263,12 @@ public final class MiniCluster implements Cluster {
 
   @Override
   public faultbed.harness.timeline.FaultContext faultContext(String runId) {
-    return new faultbed.harness.timeline.FaultContext(runId, ledger, iptables, trafficControl);
+    return new faultbed.harness.timeline.FaultContext(runId, ledger, network);
   }
 
   @Override
   public RunRecord.ClusterInfo info() {
-    return new RunRecord.ClusterInfo("mini", spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
+    return new RunRecord.ClusterInfo(proxies == null ? "mini" : "mini+toxiproxy", spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
   }
 
   @Override
@@ -266,7 +291,11 @@ public final class MiniCluster implements Cluster {
         }
         int generation = node.generation() + 1;
         Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-g" + generation).create();
+        int deadShufflePort = node.shufflePort();
         NodeManager fresh = startReplacement(node.index(), generation);
+        if (proxies != null) {
+          proxies.unfront(deadShufflePort);
+        }
         node.replace(fresh, group);
         attachExecutor(node, fresh);
         setNodeManagerSlot(node.index(), fresh);
@@ -365,6 +394,10 @@ public final class MiniCluster implements Cluster {
       mr.stop();
       dfs.shutdown();
     } finally {
+      if (proxies != null) {
+        ProxiedShuffleHandler.unregister(frontsId);
+        proxies.close();
+      }
       ledger.close();
     }
   }

@@ -33,10 +33,13 @@ public final class MiniNode implements Node {
   private volatile NodeManager nm;
   private volatile int generation;
   private volatile boolean up = true;
+  private final java.util.function.IntConsumer shuffleClosed;
 
-  MiniNode(int index, Cgroup cgroup, NodeManager nm, ResourceTrackerLink rm) {
+  MiniNode(int index, Cgroup cgroup, NodeManager nm, ResourceTrackerLink rm,
+      java.util.function.IntConsumer shuffleClosed) {
     this.index = index;
     this.rm = rm;
+    this.shuffleClosed = shuffleClosed;
     this.cgroup = cgroup;
     this.nm = nm;
   }
@@ -80,9 +83,36 @@ public final class MiniNode implements Node {
     if (shufflePort > 0) {
       return shufflePort;
     }
+    return boundShufflePort(nm);
+  }
+
+  /**
+   * The port the node's ShuffleHandler bound, read from the handler itself: its service metadata
+   * may advertise a proxy's port instead.
+   */
+  private static int boundShufflePort(NodeManager nm) {
     try {
-      var meta = nm.getNMContext().getAuxServices().getMetaData()
-          .get(ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID);
+      var aux = nm.getNMContext().getAuxServices();
+      java.lang.reflect.Method services = aux.getClass().getDeclaredMethod("getServices");
+      services.setAccessible(true);
+      for (Object s : (java.util.Collection<?>) services.invoke(aux)) {
+        if (s instanceof ShuffleHandler h) {
+          int port = h.getConfig().getInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, -1);
+          if (port > 0) {
+            return port;
+          }
+        }
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new HarnessException("cannot read the NodeManager's ShuffleHandler", e);
+    }
+    throw new HarnessException("node has no shuffle port (aux service not running)");
+  }
+
+  @Override
+  public int advertisedShufflePort() {
+    try {
+      var meta = nm.getNMContext().getAuxServices().getMetaData().get(ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID);
       return ShuffleHandler.deserializeMetaData(meta.duplicate());
     } catch (IOException | NullPointerException e) {
       throw new HarnessException("node " + index + " has no shuffle port (aux service not running)", e);
@@ -209,6 +239,7 @@ public final class MiniNode implements Node {
     victim.getNodeStatusUpdater().stop();
     stopRpcServer(victim);
     victim.getNMContext().getAuxServices().stop();
+    shuffleClosed.accept(port);
     detail.put("shufflePortClosedAfterMs", Long.toString(waitClosed(port, t0)));
     Set<Long> killed = cgroup.killAll(Duration.ofSeconds(5));
     detail.put("processesKilled", Integer.toString(killed.size()));

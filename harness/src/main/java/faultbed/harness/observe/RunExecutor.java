@@ -150,6 +150,7 @@ public final class RunExecutor {
       List<NodeInfo> nodeInfos = new ArrayList<>();
       for (Node n : nodes) {
         nodeByPort.put(n.shufflePort(), n.index());
+        nodeByPort.put(n.advertisedShufflePort(), n.index()); // map output URLs name it
         nodeByPort.put(Integer.parseInt(n.nodeId().substring(n.nodeId().lastIndexOf(':') + 1)), n.index());
         nodeById.put(n.nodeId(), n.index());
         logDirs.put(n.index(), n.logDirs());

@@ -33,7 +33,7 @@ public record NodeCrash(Target target, boolean suppressRst) implements Fault {
     }
     // Rules first: not one refusal may escape between the crash and the rules.
     List<Integer> ports = node.ports();
-    var rules = context.iptables().dropRst(context.runId(), ports);
+    var rules = context.network().dropRst(context.runId(), ports);
     Map<String, String> detail = new LinkedHashMap<>();
     detail.put("rstSuppressed", "true");
     detail.put("ports", ports.toString());

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * A network fault on a node's TCP ports. It applies to a crashed node too (its ports stay its
- * own), and the record names the ports it hit.
+ * own), and the record names the ports it hit: all of them on the kernel backend, the proxied
+ * shuffle port on Toxiproxy.
  */
 public interface PortFault extends Fault {
   /** Installs the fault on these ports. */
@@ -25,9 +26,10 @@ public interface PortFault extends Fault {
 
   @Override
   default Injection inject(Node node, FaultContext context) {
-    List<Integer> ports = node.ports();
+    List<Integer> ports = context.network().reach(node.ports());
     Map<String, String> detail = new java.util.LinkedHashMap<>(parameters());
     detail.put("ports", ports.toString());
+    detail.put("network", context.network().name());
     return new Injection(detail, apply(node, ports, context));
   }
 }

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
     "mapreduce.reduce.shuffle.connect.timeout=" + NetworkFaultsClusterTest.CONNECT_TIMEOUT_MS})
 class NetworkFaultsClusterTest {
   static final long CONNECT_TIMEOUT_MS = 15_000;
-  private static final Workload SORT = Workloads.sort(24L << 20).withMaps(6).withReduces(2);
-  private static final JobEvent MAPS_DONE = JobEvent.mapsCompleted(6);
+  static final Workload SORT = Workloads.sort(24L << 20).withMaps(6).withReduces(2);
+  static final JobEvent MAPS_DONE = JobEvent.mapsCompleted(6);
 
   private static long longestShuffle(RunRecord r) {
     return r.attempts().stream().filter(a -> a.type().equals("REDUCE") && "SUCCEEDED".equals(a.state()))
@@ -40,6 +40,14 @@ class NetworkFaultsClusterTest {
 
   @Test
   void aBandwidthCappedNodeMakesTheShuffleFromItSlower(MiniCluster cluster, Recorder recorder) {
+    capSlowsTheShuffle(cluster, recorder);
+  }
+
+  /**
+   * A fault-free run, then one with a node holding map outputs capped when the maps are done: the
+   * capped shuffle takes seconds longer. Returns the capped run.
+   */
+  static RunRecord capSlowsTheShuffle(MiniCluster cluster, Recorder recorder) {
     RunRecord free = recorder.save(cluster.run(SORT, Timeline.none()));
     cluster.reset();
     RunRecord capped = recorder.save(cluster.run(SORT,
@@ -52,6 +60,7 @@ class NetworkFaultsClusterTest {
     long cappedShuffle = longestShuffle(capped);
     assertTrue(cappedShuffle > freeShuffle + 4_000,
         "longest shuffle " + cappedShuffle + " ms capped vs " + freeShuffle + " ms free");
+    return capped;
   }
 
   @Test

@@ -1,0 +1,64 @@
+package faultbed.faults;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Where network faults are made: in the kernel (iptables and tc on loopback) or in a Toxiproxy
+ * server the node's traffic passes through. Faults name a node's ports; each backend acts on those
+ * it can reach and says which.
+ */
+public interface NetworkFaults {
+  /** "kernel" or "toxiproxy", for the record. */
+  String name();
+
+  /** The ports among these that this backend's faults act on. */
+  List<Integer> reach(List<Integer> ports);
+
+  /** Traffic from and to these ports limited to {@code bytesPerSecond} in each direction. */
+  Installed cap(String runId, List<Integer> ports, long bytesPerSecond);
+
+  /** Traffic from and to these ports delayed by {@code delay} (+- {@code jitter}) each way. */
+  Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter);
+
+  /** Nothing to or from these ports gets through. */
+  Installed dropAll(String runId, List<Integer> ports);
+
+  /** Peers of these ports wait for a timeout where they would have been refused. */
+  Installed dropRst(String runId, List<Integer> ports);
+
+  /** The kernel backend: every port reachable, iptables for drops, tc for shaping. */
+  static NetworkFaults kernel(Iptables iptables, TrafficControl trafficControl) {
+    return new NetworkFaults() {
+      @Override
+      public String name() {
+        return "kernel";
+      }
+
+      @Override
+      public List<Integer> reach(List<Integer> ports) {
+        return List.copyOf(ports);
+      }
+
+      @Override
+      public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {
+        return trafficControl.cap(ports, bytesPerSecond);
+      }
+
+      @Override
+      public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
+        return trafficControl.delay(ports, delay, jitter);
+      }
+
+      @Override
+      public Installed dropAll(String runId, List<Integer> ports) {
+        return iptables.dropAll(runId, ports);
+      }
+
+      @Override
+      public Installed dropRst(String runId, List<Integer> ports) {
+        return iptables.dropRst(runId, ports);
+      }
+    };
+  }
+}

@@ -1,0 +1,47 @@
+package faultbed.harness.mini;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.results.RunRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mini cluster with its shuffle served through Toxiproxy: each node advertises its proxy's
+ * port, so reducers fetch through it, and network faults act there. Needs a Toxiproxy server
+ * (Docker, or FAULTBED_TOXIPROXY_URL); without one each test is skipped and says why.
+ */
+@Faultbed(nodes = 4, network = "toxiproxy", hadoop = {
+    "mapreduce.job.reduce.slowstart.completedmaps=1.0",
+    "mapreduce.reduce.shuffle.connect.timeout=15000"})
+class ToxiproxyClusterTest {
+  @Test
+  void eachNodeAdvertisesItsProxyAndACapThereSlowsTheShuffleFromIt(MiniCluster cluster, Recorder recorder) {
+    for (MiniNode node : cluster.nodes()) {
+      assertNotEquals(node.shufflePort(), node.advertisedShufflePort(), node + " advertises a proxy");
+    }
+    RunRecord capped = NetworkFaultsClusterTest.capSlowsTheShuffle(cluster, recorder);
+    assertEquals("mini+toxiproxy", capped.cluster().backend());
+    RunRecord.FaultEvent cap = capped.faults().get(0);
+    assertEquals("toxiproxy", cap.detail().get("network"));
+    MiniNode capNode = cluster.nodes().get(cap.node());
+    assertEquals(List.of(capNode.shufflePort()).toString(), cap.detail().get("ports"), "only the proxied shuffle port");
+  }
+
+  @Test
+  void aCrashedNodesProxyRefusesAndFetchesFromItAreReported(MiniCluster cluster, Recorder recorder) {
+    RunRecord crashed = recorder.save(cluster.run(NetworkFaultsClusterTest.SORT,
+        Timeline.when(NetworkFaultsClusterTest.MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
+    assertFalse(crashed.fetchFailures().isEmpty(), "fetches from the dead node's proxy are reported");
+    assertTrue(crashed.job().succeeded() || String.valueOf(crashed.job().diagnostics())
+        .contains("Invalid event TA_TOO_MANY_FETCH_FAILURE"), crashed.job().toString());
+  }
+}
