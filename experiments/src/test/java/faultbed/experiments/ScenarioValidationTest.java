@@ -73,6 +73,7 @@ class ScenarioValidationTest {
       not a speculator        | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "speculator": "java.lang.String" } } | speculation: expected a class implementing org.apache.hadoop.mapreduce.v2.app.speculate.Speculator, got java.lang.String
       missing policy class    | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "speculation": { "policy": "com.example.Missing" } } } } | variants.a.speculation: unknown speculation policy "com.example.Missing"
       zero time scale         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "timeScale": 0 } }     | cluster.timeScale: expected a number in (0, 1]
+      zero concurrent jobs    | "workload": { "type": "sort", "size": "64MB", "concurrentJobs": 0 }                     | workload.concurrentJobs: expected at least 1, got 0
       unknown network         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "docker" } } | cluster.network: expected "kernel", "toxiproxy" or {"toxiproxy": "http://127.0.0.1:8474"}, got "docker"
       bad toxiproxy address   | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": { "toxiproxy": "localhost" } } } | cluster.network.toxiproxy: expected an API address like http://127.0.0.1:8474, got "localhost"
       rst on toxiproxy        | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "variants": { "a": { "faults": [ { "kind": "crash", "node": 1, "at": "5s", "suppressRst": true } ] } } } | variants.a.faults[0].suppressRst: the toxiproxy backend cannot hide RSTs
@@ -146,6 +147,13 @@ class ScenarioValidationTest {
         assertTrue(s.totalRuns() > 0, p.toString());
       }
     }
+  }
+
+  @Test
+  void concurrentJobsIsAWorkloadFieldVariantsInherit() throws IOException {
+    Scenario s = ScenarioParser.parse(Path.of("scenarios", "dinu-ng-concurrent.json"));
+    assertTrue(s.variants().stream().allMatch(v -> v.workload().concurrentJobs() == 2));
+    assertEquals("2", s.variants().get(0).workload().parameters().get("concurrentJobs"));
   }
 
   @Test

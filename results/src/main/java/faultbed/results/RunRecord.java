@@ -8,7 +8,9 @@ import java.util.Optional;
 /**
  * Everything one run of a workload under a fault timeline left behind, saved before any analysis so
  * it can be re-analysed later without a cluster. Times ending in {@code Ms} are milliseconds since
- * job submission on the harness's monotonic clock unless the name says epoch.
+ * job submission on the harness's monotonic clock unless the name says epoch. {@code job} is the
+ * measured job; {@code companionJobs} are the copies that ran beside it (seed 003's concurrent jobs),
+ * timed from the measured job's submission.
  */
 public record RunRecord(
     int schemaVersion,
@@ -30,7 +32,8 @@ public record RunRecord(
     Map<String, Long> harnessMs,
     List<String> notes,
     Speculation speculation,
-    TimeScale timeScale) {
+    TimeScale timeScale,
+    List<JobOutcome> companionJobs) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -43,6 +46,7 @@ public record RunRecord(
     attempts = copy(attempts);
     fetchFailures = copy(fetchFailures);
     notes = copy(notes);
+    companionJobs = copy(companionJobs);
   }
 
   private static <T> List<T> copy(List<T> l) {

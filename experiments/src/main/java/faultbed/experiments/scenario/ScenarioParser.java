@@ -288,7 +288,18 @@ public final class ScenarioParser {
     return out;
   }
 
+  /** A workload object; {@code "concurrentJobs": n} runs n copies at once (seed 003's Figure 5). */
   private static Workload workload(JsonNode n, String at) {
+    if (n.has("concurrentJobs")) {
+      int jobs = (int) integer(n.get("concurrentJobs"), at + ".concurrentJobs", 1);
+      ObjectNode single = ((ObjectNode) n).deepCopy();
+      single.remove("concurrentJobs");
+      return workloadOfType(single, at).withConcurrentJobs(jobs);
+    }
+    return workloadOfType(n, at);
+  }
+
+  private static Workload workloadOfType(JsonNode n, String at) {
     if (!n.has("type")) {
       throw new ScenarioException(at + ".type", "expected one of " + WORKLOAD_TYPES);
     }

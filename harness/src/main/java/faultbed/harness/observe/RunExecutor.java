@@ -142,6 +142,14 @@ public final class RunExecutor {
       job.setJobName(job.getJobName() + " " + spec.scenario() + "/" + spec.runId());
       spec.speculation().jobSettings(cluster.spec(), cluster.stateDir())
           .forEach(job.getConfiguration()::set);
+      List<Job> companions = new ArrayList<>();
+      for (int c = 1; c < spec.workload().concurrentJobs(); c++) {
+        Job companion = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output.suffix("-companion-" + c));
+        companion.setJobName(job.getJobName() + " companion " + c);
+        spec.speculation().jobSettings(cluster.spec(), cluster.stateDir())
+            .forEach(companion.getConfiguration()::set);
+        companions.add(companion);
+      }
 
       List<Node> nodes = List.copyOf(cluster.nodes());
       Map<Integer, Integer> nodeByPort = new HashMap<>();
@@ -186,12 +194,16 @@ public final class RunExecutor {
       long submitEpoch = System.currentTimeMillis();
       java.util.function.LongSupplier nowMs = () -> (System.nanoTime() - t0) / 1_000_000;
       RunRecord.JobOutcome outcome;
+      List<RunRecord.JobOutcome> companionOutcomes = new ArrayList<>();
       List<NodeTransition> transitions;
       List<String> notes = new ArrayList<>();
       try (NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs)) {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());
+        for (Job companion : companions) {
+          companion.submit(); // after the measured job, which is the first scheduled
+        }
         // One reading of the clock for all steps, so steps due at the same time keep their order.
         long sinceStart = System.nanoTime() - t0;
         for (Armed a : armed) {
@@ -232,6 +244,14 @@ public final class RunExecutor {
         awaitNodeVerdicts(armed, nodeInfos, watcher, conf, nowMs);
         transitions = watcher.transitions();
         outcome = outcome(job, conf, submitEpoch, observedEnd, notes);
+        for (Job companion : companions) {
+          String companionApp = appIdOf(companion);
+          listener.phase("waiting for companion job " + companion.getJobID());
+          while (!finished(cluster.applicationState(companionApp))) {
+            Thread.sleep(POLL_MS);
+          }
+          companionOutcomes.add(outcome(companion, conf, submitEpoch, nowMs.getAsLong(), notes));
+        }
       } finally {
         injector.shutdownNow();
       }
@@ -277,13 +297,16 @@ public final class RunExecutor {
               .map(NodeTransition::atMs).findFirst().orElse(null))).toList();
 
       fs.delete(output, true);
+      for (int c = 1; c <= companions.size(); c++) {
+        fs.delete(output.suffix("-companion-" + c), true);
+      }
       harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);
       return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
           spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration()),
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
           withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation,
-          timeScale(job.getConfiguration()));
+          timeScale(job.getConfiguration()), companionOutcomes);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {

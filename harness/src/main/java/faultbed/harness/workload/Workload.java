@@ -29,6 +29,16 @@ public interface Workload {
    */
   long prepare(FileSystem fs, Path dataRoot, long dataSeed) throws IOException;
 
+  /** How many copies of the job run at once; the first is measured (see {@link ConcurrentJobs}). */
+  default int concurrentJobs() {
+    return 1;
+  }
+
+  /** This workload run {@code jobs} times at once. */
+  default Workload withConcurrentJobs(int jobs) {
+    return jobs == 1 ? this : new ConcurrentJobs(this, jobs);
+  }
+
   /** A configured, unsubmitted job that reads what {@link #prepare} wrote and writes to {@code output}. */
   Job createJob(Configuration conf, Path dataRoot, long dataSeed, Path output) throws IOException;
 }

@@ -1,0 +1,34 @@
+package faultbed.harness.mini;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import org.junit.jupiter.api.Test;
+
+/** Two copies of a job at once (seed 003's Figure 5): the first is measured, the other recorded beside it. */
+@Faultbed(nodes = 4)
+class ConcurrentJobsClusterTest {
+  @Test
+  void theSecondJobRunsBesideTheMeasuredOneAndIsRecorded(MiniCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(
+        Workloads.sort(16L << 20).withMaps(4).withReduces(2).withConcurrentJobs(2), Timeline.none()));
+    assertTrue(r.job().succeeded(), r.job().toString());
+    assertEquals("2", r.workload().parameters().get("concurrentJobs"));
+    assertEquals(1, r.companionJobs().size());
+    RunRecord.JobOutcome companion = r.companionJobs().get(0);
+    assertTrue(companion.succeeded(), companion.toString());
+    assertNotEquals(r.job().jobId(), companion.jobId());
+    String measured = r.job().jobId().substring("job_".length());
+    assertTrue(r.attempts().stream().allMatch(a -> a.attemptId().contains(measured)),
+        "attempts are the measured job's");
+    // they overlapped: the companion was submitted right after and ran at the same time
+    assertTrue(companion.finishedMs() > 0 && companion.finishedMs() < 2 * r.job().finishedMs() + 30_000,
+        "measured " + r.job().finishedMs() + " ms, companion " + companion.finishedMs() + " ms");
+  }
+}
