@@ -32,6 +32,8 @@ public final class Ledger implements AutoCloseable {
     register(new Iptables.ChainHealer());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());
+    register(new NodeNetwork.NamespaceHealer());
+    register(new NodeNetwork.LinkHealer());
   }
 
   private final String owner;

@@ -13,7 +13,10 @@ final class Firehose {
   private Firehose() {}
 
   static ServerSocket start() throws IOException {
-    ServerSocket server = new ServerSocket(0);
+    return start(new ServerSocket(0));
+  }
+
+  static ServerSocket start(ServerSocket server) {
     Thread t = new Thread(() -> {
       byte[] chunk = new byte[64 * 1024];
       while (!server.isClosed()) {
@@ -33,8 +36,12 @@ final class Firehose {
 
   /** Bytes per second read from {@code port} over {@code window}, after skipping {@code warmUp} (an htb burst). */
   static double bytesPerSecond(int port, Duration window, Duration warmUp) throws IOException {
+    return bytesPerSecond("127.0.0.1", port, window, warmUp);
+  }
+
+  static double bytesPerSecond(String host, int port, Duration window, Duration warmUp) throws IOException {
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+      s.connect(new InetSocketAddress(host, port), 1000);
       InputStream in = s.getInputStream();
       byte[] buf = new byte[256 * 1024];
       long start = System.nanoTime();

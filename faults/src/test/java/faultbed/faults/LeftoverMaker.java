@@ -5,7 +5,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * A stand-in harness for {@link SigkillLeftoversTest}: installs one fault of every kernel kind, says
+ * A stand-in harness for {@link SigkillLeftoversTest}: installs one fault of every kernel kind and a
+ * node namespace on its own network with a process in it, says
  * READY, then waits to be killed. Arguments: a folder for dd files, two port numbers.
  */
 public final class LeftoverMaker {
@@ -30,6 +31,9 @@ public final class LeftoverMaker {
       Thread.onSpinWait();
     }
     frozen.freeze();
+    NodeNetwork net = NodeNetwork.create(ledger);
+    var inNamespace = net.add(0);
+    node.spawn(NodeNetwork.inside(inNamespace, List.of("sleep", "600")));
     System.out.println("READY " + ledger.owner());
     System.out.flush();
     Thread.sleep(600_000);

@@ -44,11 +44,31 @@ class SigkillLeftoversTest {
     return pids;
   }
 
+  /** Network namespaces named after this owner, and links whose alias says this owner made them. */
+  private static List<String> namespacesAndLinksOf(String owner) throws IOException {
+    List<String> found = new ArrayList<>();
+    for (String ns : Shell.run(List.of("ip", "netns", "list")).out().split("\n")) {
+      if (ns.contains(owner)) {
+        found.add("netns " + ns);
+      }
+    }
+    try (var links = Files.list(Path.of("/sys/class/net"))) {
+      for (Path l : links.toList()) {
+        Path alias = l.resolve("ifalias");
+        if (Files.isReadable(alias) && Files.readString(alias).strip().equals("faultbed " + owner)) {
+          found.add("link " + l.getFileName());
+        }
+      }
+    }
+    return found;
+  }
+
   @Test
   void oneStartAfterSigkillLeavesNothingOfAnyKind(@TempDir Path dir) throws Exception {
     List<String> problems = new ArrayList<>(KernelBackend.problems());
     problems.addAll(Iptables.problems());
     problems.addAll(TrafficControl.problems());
+    problems.addAll(NodeNetwork.problems());
     assumeTrue(problems.isEmpty(), () -> "kernel backend unavailable: " + problems);
     int port;
     int other;
@@ -66,7 +86,8 @@ class SigkillLeftoversTest {
       owner = line.substring(6).trim();
       assertTrue(iptables().contains("FB-" + owner), "rules in place");
       assertTrue(qdiscs().contains("fb:"), "qdisc in place");
-      assertTrue(processesOf(owner).size() >= 4, "dd, spinner and frozen processes running");
+      assertTrue(processesOf(owner).size() >= 5, "dd, spinner, frozen and namespaced processes running");
+      assertTrue(namespacesAndLinksOf(owner).size() >= 3, "namespace, veth and bridge in place");
       maker.destroyForcibly(); // SIGKILL: no shutdown hook
       maker.waitFor();
     }
@@ -77,7 +98,8 @@ class SigkillLeftoversTest {
 
     assertFalse(iptables().contains("FB-"), "no faultbed chain or jump left:\n" + iptables());
     assertFalse(qdiscs().contains("fb:"), "no faultbed qdisc or class left:\n" + qdiscs());
-    assertEquals(List.of(), processesOf(owner), "no dd, spinner or frozen process left");
+    assertEquals(List.of(), processesOf(owner), "no dd, spinner, frozen or namespaced process left");
+    assertEquals(List.of(), namespacesAndLinksOf(owner), "no namespace, veth or bridge left");
     for (String c : Cgroup.CONTROLLERS) {
       assertFalse(Files.exists(Cgroup.defaultRoot().resolve(c).resolve(Cgroup.PREFIX).resolve(owner)), c + " group left");
     }

@@ -9,9 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -73,36 +71,6 @@ class ToxiproxyFaultsTest {
     ledger.close();
   }
 
-  /** A server that echoes every byte back. */
-  private static ServerSocket echo() throws IOException {
-    ServerSocket s = new ServerSocket(0);
-    Thread t = new Thread(() -> {
-      while (!s.isClosed()) {
-        try {
-          Socket c = s.accept();
-          Thread w = new Thread(() -> {
-            try (c; InputStream in = c.getInputStream(); OutputStream out = c.getOutputStream()) {
-              int b;
-              while ((b = in.read()) >= 0) {
-                out.write(b);
-                out.flush();
-              }
-            } catch (IOException gone) {
-              // client left
-            }
-          });
-          w.setDaemon(true);
-          w.start();
-        } catch (IOException closed) {
-          // server closed
-        }
-      }
-    });
-    t.setDaemon(true);
-    t.start();
-    return s;
-  }
-
   /** Median milliseconds for one byte to go to the echo server on {@code port} and back. */
   private static double roundTripMs(int port) throws IOException {
     try (Socket s = new Socket()) {
@@ -159,7 +127,7 @@ class ToxiproxyFaultsTest {
 
   @Test
   void latencyAddsTheDelayEachWayWithinTwentyPercent() throws Exception {
-    try (ServerSocket echo = echo()) {
+    try (ServerSocket echo = Echo.start()) {
       int proxied = proxies.front(echo.getLocalPort());
       double before = roundTripMs(proxied);
       Installed delay = proxies.delay("run-1", List.of(echo.getLocalPort()), Duration.ofMillis(100), Duration.ZERO);
@@ -175,7 +143,7 @@ class ToxiproxyFaultsTest {
 
   @Test
   void blackholeDeliversNothingUntilHealed() throws Exception {
-    try (ServerSocket echo = echo()) {
+    try (ServerSocket echo = Echo.start()) {
       int proxied = proxies.front(echo.getLocalPort());
       assertEquals("echoes", probe(proxied));
       Installed hole = proxies.dropAll("run-1", List.of(echo.getLocalPort()));
@@ -187,7 +155,7 @@ class ToxiproxyFaultsTest {
 
   @Test
   void aRefusedFrontAnswersNothingLikeTheDeadPortBehindIt() throws Exception {
-    try (ServerSocket echo = echo()) {
+    try (ServerSocket echo = Echo.start()) {
       int proxied = proxies.front(echo.getLocalPort());
       proxies.refuse(echo.getLocalPort());
       String seen = probe(proxied);
@@ -205,7 +173,7 @@ class ToxiproxyFaultsTest {
   @Test
   void proxiesOfAKilledHarnessAreDeletedByTheNextStart() throws Exception {
     assumeFalse(server.inContainer(), "a container server dies with its JVM; this is about a user's server");
-    try (ServerSocket echo = echo()) {
+    try (ServerSocket echo = Echo.start()) {
       Process maker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-cp", System.getProperty("java.class.path"), Maker.class.getName(), server.api(),
           Integer.toString(echo.getLocalPort())).redirectErrorStream(true).start();

@@ -1,0 +1,245 @@
+package faultbed.faults;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A private network for one harness's nodes, made of what containers are made of: a bridge on the
+ * host holding the subnet's first address, and one network namespace per node joined to it by a
+ * veth pair, each node with its own address. Subnets are /24s of 198.18.0.0/15 (reserved for
+ * benchmarking, RFC 2544), used only on interfaces made here, so no traffic leaves the machine.
+ * Every namespace and link is in the ledger and tagged with its owner; the host end of each veth
+ * is where whole-node failures and bandwidth caps act.
+ */
+public final class NodeNetwork implements AutoCloseable {
+  static final String NETNS_KIND = "netns";
+  static final String LINK_KIND = "link";
+  private static final String NETNS_PREFIX = "faultbed-";
+
+  private final Ledger ledger;
+  private final String tag;
+  private final String bridge;
+  private final String subnet; // "198.18.X"
+  private final List<NodeNamespace> nodes = new ArrayList<>();
+
+  /** One node's namespace, its address, and the host end of its link. */
+  public record NodeNamespace(int index, String name, String address, String hostLink) {}
+
+  private NodeNetwork(Ledger ledger, String tag, String subnet) {
+    this.ledger = ledger;
+    this.tag = tag;
+    this.bridge = "fbbr-" + tag;
+    this.subnet = subnet;
+  }
+
+  /** Empty when namespaces can be made here; otherwise what is missing, one line each. */
+  public static List<String> problems() {
+    List<String> p = new ArrayList<>();
+    if (!Shell.exists("ip")) {
+      p.add("ip is missing: install the Debian package 'iproute2' (apt-get install iproute2)");
+    } else if (!"root".equals(System.getProperty("user.name"))) {
+      p.add("network namespaces need root: run as root");
+    }
+    return p;
+  }
+
+  /** A bridge with a free subnet's first address, up, recorded in the ledger before it exists. */
+  public static NodeNetwork create(Ledger ledger) {
+    List<String> p = problems();
+    if (!p.isEmpty()) {
+      throw new PreconditionFailed(p.get(0));
+    }
+    String tag = Integer.toString(Math.floorMod(ledger.owner().hashCode(), 36 * 36 * 36 * 36 * 36 * 36), 36);
+    NodeNetwork net = new NodeNetwork(ledger, tag, freeSubnet());
+    net.link(net.bridge, List.of("ip", "link", "add", net.bridge, "type", "bridge"));
+    Shell.check(List.of("ip", "addr", "add", net.subnet + ".1/24", "dev", net.bridge));
+    Shell.check(List.of("ip", "link", "set", net.bridge, "up"));
+    return net;
+  }
+
+  /** The first 198.18.0.0/15 /24 no interface of this machine has an address in. */
+  private static String freeSubnet() {
+    String addrs = Shell.check(List.of("ip", "-4", "-o", "addr", "show"));
+    for (int i = 0; i < 512; i++) {
+      String s = (i < 256 ? "198.18." : "198.19.") + (i % 256);
+      if (!addrs.contains(" " + s + ".")) {
+        return s;
+      }
+    }
+    throw new PreconditionFailed("every /24 of 198.18.0.0/15 is in use on this machine");
+  }
+
+  public String bridge() {
+    return bridge;
+  }
+
+  /** The host's address on this network: where nodes reach services of the harness. */
+  public String hostAddress() {
+    return subnet + ".1";
+  }
+
+  public synchronized List<NodeNamespace> nodes() {
+    return List.copyOf(nodes);
+  }
+
+  /** Node {@code index}'s namespace, with loopback up and {@code eth0} at its own address on the bridge. */
+  public synchronized NodeNamespace add(int index) {
+    if (index < 0 || index > 200) {
+      throw new IllegalArgumentException("node index: expected 0..200, got " + index);
+    }
+    String ns = NETNS_PREFIX + ledger.owner() + "-node-" + index;
+    String host = "fbv" + tag + "-" + index;
+    String peer = "fbn" + tag + "-" + index;
+    String address = subnet + "." + (10 + index);
+    ledger.record(new LedgerEntry(NETNS_KIND, ns, "cluster", Map.of()));
+    Shell.check(List.of("ip", "netns", "add", ns));
+    link(host, List.of("ip", "link", "add", host, "type", "veth", "peer", "name", peer));
+    Shell.check(List.of("ip", "link", "set", peer, "netns", ns));
+    Shell.check(List.of("ip", "link", "set", host, "master", bridge));
+    Shell.check(List.of("ip", "link", "set", host, "up"));
+    in(ns, "ip", "link", "set", "lo", "up");
+    in(ns, "ip", "link", "set", peer, "name", "eth0");
+    in(ns, "ip", "addr", "add", address + "/24", "dev", "eth0");
+    in(ns, "ip", "link", "set", "eth0", "up");
+    NodeNamespace n = new NodeNamespace(index, ns, address, host);
+    nodes.add(n);
+    return n;
+  }
+
+  /** {@code command} as run inside the node's namespace. */
+  public static List<String> inside(NodeNamespace node, List<String> command) {
+    List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", node.name()));
+    c.addAll(command);
+    return c;
+  }
+
+  /**
+   * The node's link goes down: nothing reaches it or leaves it, not even a refusal, as when a
+   * machine dies or its cable is pulled. Heal plugs it back.
+   */
+  public Installed unplug(NodeNamespace node) {
+    Shell.check(List.of("ip", "link", "set", node.hostLink(), "down"));
+    return () -> Shell.run(List.of("ip", "link", "set", node.hostLink(), "up"));
+  }
+
+  /** Traffic to and from the node limited to {@code bytesPerSecond} each way (tbf on both ends of its link). */
+  public Installed cap(NodeNamespace node, long bytesPerSecond) {
+    if (bytesPerSecond <= 0) {
+      throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
+    }
+    List<String> tbf = List.of("root", "tbf", "rate", (bytesPerSecond * 8) + "bit",
+        "burst", Long.toString(Math.max(16 * 1024, bytesPerSecond / 50)), "latency", "200ms");
+    List<String> toNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", node.hostLink()));
+    toNode.addAll(tbf);
+    Shell.check(toNode);
+    List<String> fromNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0"));
+    fromNode.addAll(tbf);
+    Shell.check(inside(node, fromNode));
+    return () -> {
+      Shell.run(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
+      Shell.run(inside(node, List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
+    };
+  }
+
+  private static void in(String ns, String... command) {
+    List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", ns));
+    c.addAll(List.of(command));
+    Shell.check(c);
+  }
+
+  /** Creates a link, recorded first and tagged with its owner (ifalias), so a later start can tell whose it is. */
+  private void link(String name, List<String> create) {
+    ledger.record(new LedgerEntry(LINK_KIND, name, "cluster", Map.of()));
+    Shell.check(create);
+    Shell.check(List.of("ip", "link", "set", name, "alias", "faultbed " + ledger.owner()));
+  }
+
+  /** Namespaces first (their processes killed, their veth ends going with them), then the bridge. */
+  @Override
+  public synchronized void close() {
+    for (NodeNamespace n : nodes) {
+      ledger.heal(new LedgerEntry(NETNS_KIND, n.name(), "cluster", Map.of()));
+      ledger.heal(new LedgerEntry(LINK_KIND, n.hostLink(), "cluster", Map.of()));
+    }
+    nodes.clear();
+    ledger.heal(new LedgerEntry(LINK_KIND, bridge, "cluster", Map.of()));
+  }
+
+  /** Deletes a namespace after killing whatever still runs in it (a namespace lives while a process does). */
+  static final class NamespaceHealer implements Healer {
+    @Override
+    public String kind() {
+      return NETNS_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      if (!Shell.exists("ip") || !Shell.run(List.of("ip", "netns", "list")).out().lines()
+          .anyMatch(l -> l.split("\\s")[0].equals(entry.id()))) {
+        return null;
+      }
+      for (String pid : Shell.run(List.of("ip", "netns", "pids", entry.id())).out().split("\\s+")) {
+        if (!pid.isBlank()) {
+          ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+        }
+      }
+      Shell.check(List.of("ip", "netns", "del", entry.id()));
+      return "removed network namespace " + entry.id();
+    }
+
+    @Override
+    public List<Found> findAll() {
+      if (!Shell.exists("ip")) {
+        return List.of();
+      }
+      List<Found> found = new ArrayList<>();
+      for (String line : Shell.run(List.of("ip", "netns", "list")).out().split("\n")) {
+        String ns = line.split("\\s")[0];
+        int node = ns.lastIndexOf("-node-");
+        if (ns.startsWith(NETNS_PREFIX) && node > NETNS_PREFIX.length()) {
+          found.add(new Found(new LedgerEntry(NETNS_KIND, ns, "unknown", Map.of()),
+              ns.substring(NETNS_PREFIX.length(), node)));
+        }
+      }
+      return found;
+    }
+  }
+
+  /** Deletes a bridge or veth faultbed made (a veth's peer goes with it). */
+  static final class LinkHealer implements Healer {
+    @Override
+    public String kind() {
+      return LINK_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      if (!Files.exists(Path.of("/sys/class/net", entry.id()))) {
+        return null;
+      }
+      Shell.run(List.of("ip", "link", "del", entry.id()));
+      return "removed network link " + entry.id();
+    }
+
+    @Override
+    public List<Found> findAll() {
+      List<Found> found = new ArrayList<>();
+      try (var links = Files.list(Path.of("/sys/class/net"))) {
+        for (Path l : links.toList()) {
+          Path alias = l.resolve("ifalias");
+          String a = Files.isReadable(alias) ? Files.readString(alias).strip() : "";
+          if (a.startsWith("faultbed ")) {
+            found.add(new Found(new LedgerEntry(LINK_KIND, l.getFileName().toString(), "unknown", Map.of()),
+                a.substring("faultbed ".length())));
+          }
+        }
+      } catch (java.io.IOException e) {
+        return found;
+      }
+      return found;
+    }
+  }
+}
