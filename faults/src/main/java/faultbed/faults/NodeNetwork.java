@@ -52,7 +52,8 @@ public final class NodeNetwork implements AutoCloseable {
     if (!p.isEmpty()) {
       throw new PreconditionFailed(p.get(0));
     }
-    String tag = Integer.toString(Math.floorMod(ledger.owner().hashCode(), 36 * 36 * 36 * 36 * 36 * 36), 36);
+    long space = 36L * 36 * 36 * 36 * 36 * 36; // six base-36 digits: interface names stay within 15 characters
+    String tag = Long.toString(space + Math.floorMod((long) ledger.owner().hashCode(), space), 36).substring(1);
     NodeNetwork net = new NodeNetwork(ledger, tag, freeSubnet());
     net.link(net.bridge, List.of("ip", "link", "add", net.bridge, "type", "bridge"));
     Shell.check(List.of("ip", "addr", "add", net.subnet + ".1/24", "dev", net.bridge));
