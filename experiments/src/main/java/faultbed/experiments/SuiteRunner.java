@@ -5,7 +5,8 @@ import faultbed.experiments.scenario.Variant;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
 import faultbed.harness.RunSpec;
-import faultbed.harness.mini.MiniCluster;
+import faultbed.harness.Cluster;
+import faultbed.harness.Clusters;
 import faultbed.harness.observe.RunListener;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
@@ -51,7 +52,7 @@ public final class SuiteRunner {
   public SuiteSummary run() {
     List<RunRecord> records = new ArrayList<>();
     int total = scenario.totalRuns();
-    MiniCluster cluster = null;
+    Cluster cluster = null;
     ClusterSpec current = null;
     boolean dirty = false;
     Consumer<String> log = progress::note;
@@ -70,7 +71,7 @@ public final class SuiteRunner {
           }
           if (cluster == null) {
             progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
-            cluster = MiniCluster.start(v.cluster(), log);
+            cluster = Clusters.start(v.cluster(), log);
             cluster.listen(progress);
             current = v.cluster();
             dirty = false;
@@ -114,7 +115,7 @@ public final class SuiteRunner {
   }
 
   /** The record of a run the harness could not complete: kept, so the suite's count stays honest. */
-  private static RunRecord broken(RunSpec spec, MiniCluster cluster, Exception e) {
+  private static RunRecord broken(RunSpec spec, Cluster cluster, Exception e) {
     return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
         spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
         new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),

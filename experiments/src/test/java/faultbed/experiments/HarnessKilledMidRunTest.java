@@ -30,12 +30,12 @@ class HarnessKilledMidRunTest {
         "runs": 1 }
       """;
 
-  /** Container JVMs (task or AM) living in a cgroup of the given harness owner prefix. */
+  /** Container JVMs (task or AM) and node processes living in a cgroup of the given harness owner prefix. */
   static List<Long> containerJvmsOf(String ownerPrefix) {
     List<Long> out = new ArrayList<>();
     ProcessHandle.allProcesses().forEach(p -> {
       String cmd = p.info().commandLine().orElse("");
-      if (!cmd.contains("YarnChild") && !cmd.contains("MRAppMaster")) {
+      if (!cmd.contains("YarnChild") && !cmd.contains("MRAppMaster") && !cmd.contains("NodeProcess")) {
         return;
       }
       try {
@@ -51,13 +51,45 @@ class HarnessKilledMidRunTest {
 
   @Test
   void nextStartEndsTheContainersADeadHarnessLeft(@TempDir Path dir) throws Exception {
+    killMidRunThenStartAgain(dir, "mini");
+  }
+
+  /**
+   * On the namespace backend the dead harness also leaves node processes, their namespaces, veths
+   * and bridge: one new start removes them all.
+   */
+  @Test
+  void nextStartRemovesTheNodesNamespacesAndLinksADeadHarnessLeft(@TempDir Path dir) throws Exception {
+    assumeTrue(faultbed.faults.NodeNetwork.problems().isEmpty(), () -> "namespaces unavailable: "
+        + faultbed.faults.NodeNetwork.problems());
+    String owner = killMidRunThenStartAgain(dir, "namespace");
+    assertFalse(sh("ip", "netns", "list").contains(owner), "no namespace of the dead harness");
+    try (var links = Files.list(Path.of("/sys/class/net"))) {
+      for (Path l : links.toList()) {
+        Path alias = l.resolve("ifalias");
+        String a = Files.isReadable(alias) ? Files.readString(alias) : "";
+        assertFalse(a.contains(owner), "link " + l.getFileName() + " of the dead harness is left");
+      }
+    }
+  }
+
+  private static String sh(String... command) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    p.waitFor();
+    return out;
+  }
+
+  /** Runs a scenario in a child harness, SIGKILLs it mid-run, starts a mini cluster; returns the dead owner's prefix. */
+  private static String killMidRunThenStartAgain(Path dir, String backend) throws Exception {
     assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
     Path scenario = dir.resolve("killed.json");
     Files.writeString(scenario, SCENARIO);
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--add-opens", "java.base/java.lang=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"),
-        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString()));
+        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
+        "--backend", backend));
     Process harness = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(dir.resolve("harness.log").toFile()).start();
     String owner = "h" + harness.pid() + "-";
@@ -85,6 +117,7 @@ class HarnessKilledMidRunTest {
       assertTrue(said.stream().anyMatch(l -> l.contains("deleted folder") && l.contains(owner)),
           "the dead run's working folder is removed: " + said);
     }
+    return owner;
   }
 
   private static String log(Path dir) {

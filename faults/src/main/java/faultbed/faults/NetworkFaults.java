@@ -27,6 +27,14 @@ public interface NetworkFaults {
   /** Peers of these ports wait for a timeout where they would have been refused. */
   Installed dropRst(String runId, List<Integer> ports);
 
+  /**
+   * The host behind these ports stops answering, as a dead machine does: peers wait for timeouts
+   * where a killed process on a live host would have them refused. Installed before a crash.
+   */
+  default Installed silence(String runId, List<Integer> ports) {
+    return dropRst(runId, ports);
+  }
+
   /** The kernel backend: every port reachable, iptables for drops, tc for shaping. */
   static NetworkFaults kernel(Iptables iptables, TrafficControl trafficControl) {
     return new NetworkFaults() {

@@ -126,6 +126,11 @@ public final class NodeNetwork implements AutoCloseable {
     return () -> Shell.run(List.of("ip", "link", "set", node.hostLink(), "up"));
   }
 
+  /** Plugs the node's link back in; a link already up stays as it is. */
+  public void plug(NodeNamespace node) {
+    Shell.check(List.of("ip", "link", "set", node.hostLink(), "up"));
+  }
+
   /** Traffic to and from the node limited to {@code bytesPerSecond} each way (tbf on both ends of its link). */
   public Installed cap(NodeNamespace node, long bytesPerSecond) {
     if (bytesPerSecond <= 0) {
@@ -142,6 +147,87 @@ public final class NodeNetwork implements AutoCloseable {
     return () -> {
       Shell.run(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
       Shell.run(inside(node, List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
+    };
+  }
+
+  /**
+   * TCP packets leaving the node that match {@code spec}, dropped by a rule in the node's own
+   * namespace: it goes with the namespace, so nothing on the host is touched or left behind.
+   */
+  public Installed dropOutgoing(NodeNamespace node, String runId, List<String> spec) {
+    List<String> rule = new ArrayList<>(List.of("-p", "tcp"));
+    rule.addAll(spec);
+    rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + runId, "-j", "DROP"));
+    List<String> add = new ArrayList<>(List.of("iptables", "-w", "-A", "OUTPUT"));
+    add.addAll(rule);
+    Shell.check(inside(node, add));
+    List<String> del = new ArrayList<>(List.of("iptables", "-w", "-D", "OUTPUT"));
+    del.addAll(rule);
+    return () -> Shell.run(inside(node, del));
+  }
+
+  /**
+   * Network faults of one node, acting on the node as a machine: a cap or a blackhole takes its
+   * whole link (a slow or dead NIC), a silenced node's link goes down, and RST suppression is a
+   * rule in its own namespace.
+   */
+  public NetworkFaults faults(NodeNamespace node) {
+    return new NetworkFaults() {
+      @Override
+      public String name() {
+        return "namespace";
+      }
+
+      @Override
+      public List<Integer> reach(List<Integer> ports) {
+        return List.copyOf(ports);
+      }
+
+      @Override
+      public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {
+        return NodeNetwork.this.cap(node, bytesPerSecond);
+      }
+
+      @Override
+      public Installed delay(String runId, List<Integer> ports, java.time.Duration delay, java.time.Duration jitter) {
+        List<String> p = TrafficControl.latencyProblems();
+        if (!p.isEmpty()) {
+          throw new PreconditionFailed(p.get(0));
+        }
+        List<String> netem = new ArrayList<>(List.of("netem", "delay", delay.toMillis() + "ms"));
+        if (!jitter.isZero()) {
+          netem.add(jitter.toMillis() + "ms");
+        }
+        List<String> toNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", node.hostLink(), "root"));
+        toNode.addAll(netem);
+        Shell.check(toNode);
+        List<String> fromNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0", "root"));
+        fromNode.addAll(netem);
+        Shell.check(inside(node, fromNode));
+        return () -> {
+          Shell.run(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
+          Shell.run(inside(node, List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
+        };
+      }
+
+      @Override
+      public Installed dropAll(String runId, List<Integer> ports) {
+        return unplug(node);
+      }
+
+      @Override
+      public Installed dropRst(String runId, List<Integer> ports) {
+        List<Installed> parts = new ArrayList<>();
+        for (int port : ports) {
+          parts.add(dropOutgoing(node, runId, List.of("--sport", Integer.toString(port), "--tcp-flags", "RST", "RST")));
+        }
+        return Installed.all(parts);
+      }
+
+      @Override
+      public Installed silence(String runId, List<Integer> ports) {
+        return unplug(node);
+      }
     };
   }
 

@@ -45,6 +45,9 @@ public interface Cluster extends AutoCloseable {
   /** Backend name and node sizes, for the run record. */
   RunRecord.ClusterInfo info();
 
+  /** Where progress of the next runs is reported. */
+  Cluster listen(faultbed.harness.observe.RunListener listener);
+
   /** Runs one workload under one fault timeline and returns its record. */
   RunRecord run(RunSpec spec);
 

@@ -8,7 +8,7 @@ import java.util.Map;
  * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy.
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
-    Map<String, String> hadoop, double timeScale, NetworkBackend network) {
+    Map<String, String> hadoop, double timeScale, NetworkBackend network, NodeBackend backend) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -25,15 +25,21 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
     }
     hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
     network = network == null ? NetworkBackend.KERNEL : network;
+    backend = backend == null ? NodeBackend.MINI : backend;
   }
 
   public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
-    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL);
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, NodeBackend.MINI);
   }
 
   /** Where network faults are made; see {@link NetworkBackend}. */
-  public ClusterSpec withNetwork(NetworkBackend backend) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, backend);
+  public ClusterSpec withNetwork(NetworkBackend net) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend);
+  }
+
+  /** Where the nodes run; see {@link NodeBackend}. */
+  public ClusterSpec withBackend(NodeBackend b) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b);
   }
 
   /** Containers the whole cluster runs at once. */
@@ -46,7 +52,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    * so a job of tens of seconds sees the seeds' minute-scale rules in proportion.
    */
   public ClusterSpec withTimeScale(double scale) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend);
   }
 
   /**
@@ -62,30 +68,30 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec withNodes(int n) {
-    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network);
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend);
   }
 
   public ClusterSpec withNodeMemoryMb(int mb) {
-    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network);
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend);
   }
 
   public ClusterSpec withNodeVcores(int v) {
-    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network);
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend);
   }
 
   public ClusterSpec withContainerMemoryMb(int mb) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend);
   }
 
   public ClusterSpec withHadoop(String key, String value) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.put(key, value);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend);
   }
 
   public ClusterSpec withHadoop(Map<String, String> settings) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.putAll(settings);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend);
   }
 }

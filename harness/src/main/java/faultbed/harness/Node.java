@@ -14,6 +14,14 @@ public interface Node {
   /** The NodeManager's id as the ResourceManager knows it (host:port). */
   String nodeId();
 
+  /**
+   * The node's own IP address, or null where nodes share the host's (in-process): then only their
+   * ports tell them apart.
+   */
+  default String address() {
+    return null;
+  }
+
   /** The port its ShuffleHandler serves map output on; per-node network faults match on it. */
   int shufflePort();
 

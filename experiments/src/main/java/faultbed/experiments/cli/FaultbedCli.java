@@ -73,6 +73,10 @@ public final class FaultbedCli implements Runnable {
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default out/<scenario>-<time>)")
     Path out;
 
+    @Option(names = "--backend", paramLabel = "B", description = "where the nodes run, instead of the scenario's:"
+        + " mini (in-process) or namespace (a process tree, address and cgroup per node; root)")
+    String backend;
+
     @Option(names = "--resume", description = "continue a suite in --out: runs already recorded there are kept,"
         + " the rest are run (the scenario file must be the one the folder was started with)")
     boolean resume;
@@ -94,6 +98,12 @@ public final class FaultbedCli implements Runnable {
         }
         if (seed != null) {
           scenario = scenario.withSeed(seed);
+        }
+        if (backend != null) {
+          scenario = scenario.withBackend(ScenarioParser.backend(backend, "--backend"));
+          for (var v : scenario.variants()) {
+            ScenarioParser.checkNetwork(v, "--backend: variants." + v.name() + ".");
+          }
         }
       } catch (ScenarioException e) {
         err.println("faultbed: " + scenarioFile + ": " + e.getMessage());

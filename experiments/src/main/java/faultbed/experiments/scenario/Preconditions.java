@@ -21,6 +21,10 @@ public final class Preconditions {
   public static List<String> problems(Scenario scenario) {
     LinkedHashSet<String> problems = new LinkedHashSet<>(KernelBackend.problems());
     for (Variant v : scenario.variants()) {
+      if (v.cluster().backend() == faultbed.harness.NodeBackend.NAMESPACE) {
+        problems.addAll(faultbed.faults.NodeNetwork.problems());
+        problems.addAll(Iptables.problems()); // heartbeat pauses and RST rules live in the node's namespace
+      }
       var network = v.cluster().network();
       if (network.isToxiproxy()) {
         // the server fronts every node's shuffle, faults or not

@@ -49,6 +49,11 @@ public record Scenario(String name, String description, long seed, int warmup, L
     return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withRuns(n)).toList());
   }
 
+  /** The same experiment with every variant's nodes on backend {@code b}. */
+  public Scenario withBackend(faultbed.harness.NodeBackend b) {
+    return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withBackend(b)).toList());
+  }
+
   public Scenario withSeed(long s) {
     return new Scenario(name, description, s, warmup, variants);
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.NetworkBackend;
+import faultbed.harness.NodeBackend;
 import faultbed.harness.Speculation;
 import faultbed.schedulers.policies.Policies;
 import faultbed.harness.timeline.BandwidthCap;
@@ -50,7 +51,7 @@ public final class ScenarioParser {
   private static final Set<String> TOP = Set.of("name", "description", "cluster", "hadoop", "workload",
       "faults", "runs", "seed", "warmup", "variants", "speculation");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
-      "timeScale", "network");
+      "timeScale", "network", "backend");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
       "faults+", "runs", "speculation");
   /** Fields each fault kind takes besides kind, node, at and for. */
@@ -187,6 +188,10 @@ public final class ScenarioParser {
     if (n.has("network")) {
       c = c.withNetwork(network(n.get("network"), at + ".network"));
     }
+    if (n.has("backend")) {
+      c = c.withBackend(backend(n.get("backend").isTextual() ? n.get("backend").asText() : n.get("backend").toString(),
+          at + ".backend"));
+    }
     if (c.containerMemoryMb() > c.nodeMemoryMb()) {
       throw new ScenarioException(at + ".containerMemoryMb", "expected at most nodeMemoryMb ("
           + c.nodeMemoryMb() + "), got " + c.containerMemoryMb());
@@ -211,10 +216,23 @@ public final class ScenarioParser {
     throw new ScenarioException(at, expected + ", got " + n);
   }
 
+  /** "mini" or "namespace". */
+  public static NodeBackend backend(String name, String at) {
+    try {
+      return NodeBackend.of(name, at);
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(at, e.getMessage().substring(at.length() + 2));
+    }
+  }
+
   /** Faults a variant's network backend cannot make are rejected before anything starts. */
-  private static void checkNetwork(Variant v, String at) {
+  public static void checkNetwork(Variant v, String at) {
     if (!v.cluster().network().isToxiproxy()) {
       return;
+    }
+    if (v.cluster().backend() == NodeBackend.NAMESPACE) {
+      throw new ScenarioException(at + "cluster.network", "the namespace backend makes network faults on each"
+          + " node's own link; \"toxiproxy\" goes with the mini backend (cluster.backend \"mini\")");
     }
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {

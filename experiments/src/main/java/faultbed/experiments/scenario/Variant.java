@@ -18,6 +18,11 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
     }
   }
 
+  /** The same variant with its nodes on another backend. */
+  public Variant withBackend(faultbed.harness.NodeBackend b) {
+    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation);
+  }
+
   public Variant withRuns(int n) {
     return new Variant(name, cluster, workload, timeline, n, speculation);
   }

@@ -7,9 +7,10 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Gives a test class one real mini cluster for all its tests (started before the first, reset
- * between tests, stopped after the last) and a {@link Recorder}. Test methods ask for them as
- * parameters: {@code Cluster}, {@code MiniCluster}, {@code Recorder}.
+ * Gives a test class one real cluster for all its tests (started before the first, reset between
+ * tests, stopped after the last) and a {@link Recorder}. Test methods ask for them as parameters:
+ * {@code Cluster}, the backend's own class ({@code MiniCluster}, {@code NamespaceCluster}),
+ * {@code Recorder}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -28,6 +29,9 @@ public @interface Faultbed {
    * server FAULTBED_TOXIPROXY_URL names). Without a Toxiproxy server, each test is skipped and says why.
    */
   String network() default "kernel";
+
+  /** Where the nodes run: "mini" (in-process) or "namespace" (a process tree per node; root). */
+  String backend() default "mini";
 
   /** Hadoop settings as {@code key=value}. */
   String[] hadoop() default {};

@@ -2,7 +2,6 @@ package faultbed.harness.junit;
 
 import faultbed.harness.Cluster;
 import faultbed.harness.ClusterSpec;
-import faultbed.harness.mini.MiniCluster;
 import java.nio.file.Path;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
@@ -31,7 +30,8 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
       }
       spec = spec.withHadoop(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
     }
-    spec = spec.withNetwork(new faultbed.harness.NetworkBackend(cfg.network(), null));
+    spec = spec.withNetwork(new faultbed.harness.NetworkBackend(cfg.network(), null))
+        .withBackend(faultbed.harness.NodeBackend.of(cfg.backend(), "@Faultbed backend"));
     var store = context.getStore(NS);
     if (spec.network().isToxiproxy()) {
       var missing = faultbed.faults.ToxiproxyServer.unavailable(null);
@@ -40,7 +40,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
         return;
       }
     }
-    MiniCluster cluster = MiniCluster.start(spec);
+    Cluster cluster = faultbed.harness.Clusters.start(spec);
     store.put("cluster", cluster);
     store.put("recorder", new Recorder(Path.of("target", "faultbed-records", testClass.getSimpleName())));
     store.put("runs", new int[] {0});
@@ -53,7 +53,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
     org.junit.jupiter.api.Assumptions.assumeTrue(skip == null, skip);
     int[] runs = store.get("runs", int[].class);
     if (runs != null && runs[0]++ > 0) {
-      store.get("cluster", MiniCluster.class).reset();
+      store.get("cluster", Cluster.class).reset();
     }
   }
 
@@ -61,7 +61,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
   public void afterAll(ExtensionContext context) {
     var store = context.getStore(NS);
     Recorder recorder = store.remove("recorder", Recorder.class);
-    MiniCluster cluster = store.remove("cluster", MiniCluster.class);
+    Cluster cluster = store.remove("cluster", Cluster.class);
     try {
       if (recorder != null && cluster != null) {
         recorder.writeSummary();
@@ -76,7 +76,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
   @Override
   public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
     Class<?> t = p.getParameter().getType();
-    return t == Cluster.class || t == MiniCluster.class || t == Recorder.class;
+    return t == Recorder.class || Cluster.class.isAssignableFrom(t);
   }
 
   @Override
@@ -87,6 +87,10 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
     Object value = t == Recorder.class ? store.get("recorder") : store.get("cluster");
     if (value == null) {
       throw new ParameterResolutionException("no faultbed " + t.getSimpleName() + " for " + e.getDisplayName());
+    }
+    if (!t.isInstance(value)) {
+      throw new ParameterResolutionException(e.getDisplayName() + " asks for a " + t.getSimpleName()
+          + " but @Faultbed started a " + value.getClass().getSimpleName() + "; ask for a Cluster");
     }
     return value;
   }

@@ -155,37 +155,8 @@ public final class MiniCluster implements Cluster {
     }
     Configuration conf = new PinnedConfiguration(pins);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, workDir.resolve("dfs").toString());
-    conf.setInt("dfs.replication", 1);
-    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, spec.nodeMemoryMb());
-    conf.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeMemoryMb());
-    conf.setInt(YarnConfiguration.NM_VCORES, spec.nodeVcores());
-    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-    int mb = spec.containerMemoryMb();
-    String heap = "-Xmx" + (mb * 3 / 4) + "m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
-    conf.setInt("mapreduce.map.memory.mb", mb);
-    conf.setInt("mapreduce.reduce.memory.mb", mb);
-    conf.setInt("yarn.app.mapreduce.am.resource.mb", mb);
-    conf.set("mapreduce.map.java.opts", heap);
-    conf.set("mapreduce.reduce.java.opts", heap);
-    conf.set("yarn.app.mapreduce.am.command-opts", heap);
-    conf.setBoolean("mapreduce.jvm.add-opens-as-default", true);
-    conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
-    conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
-    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.5f);
-    // tasks report progress every second (default: 1% of the task timeout, 6 s), so rates are visible
-    conf.setLong("mapreduce.task.progress-report.interval", 1000);
-    conf.setBoolean("mapreduce.map.speculative", false);
-    conf.setBoolean("mapreduce.reduce.speculative", false);
-    // containers must find java where the harness runs it
-    conf.set("yarn.nodemanager.admin-env", "JAVA_HOME=" + System.getProperty("java.home"));
-    TimeCompression compression = new TimeCompression(spec.timeScale());
-    compression.settings(spec.hadoop()).forEach(conf::set);
-    if (compression.active()) {
-      String agent = " " + compression.javaAgentOption(TimeCompression.writeAgentJar(workDir));
-      conf.set("mapreduce.reduce.java.opts", heap + agent);
-      conf.set("yarn.app.mapreduce.am.command-opts", heap + agent);
-    }
-    spec.hadoop().forEach(conf::set);
+    conf.setInt("dfs.replication", 1); // a crash here takes no DataNode with it
+    faultbed.harness.ClusterDefaults.apply(conf, spec, workDir);
     return conf;
   }
 
@@ -203,7 +174,7 @@ public final class MiniCluster implements Cluster {
     node.gateHeartbeats();
   }
 
-  /** Where progress of the next runs is reported. */
+  @Override
   public MiniCluster listen(RunListener l) {
     this.listener = l == null ? RunListener.NONE : l;
     return this;
@@ -243,22 +214,12 @@ public final class MiniCluster implements Cluster {
 
   @Override
   public Map<String, String> nodeStates() {
-    Map<String, String> states = new HashMap<>();
-    var ctx = resourceManager().getRMContext();
-    for (RMNode n : ctx.getInactiveRMNodes().values()) {
-      states.put(n.getNodeID().toString(), n.getState().name());
-    }
-    for (RMNode n : ctx.getRMNodes().values()) {
-      states.put(n.getNodeID().toString(), n.getState().name());
-    }
-    return states;
+    return rmLink.nodeStates();
   }
 
   @Override
   public String applicationState(String applicationId) {
-    var app = resourceManager().getRMContext().getRMApps()
-        .get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(applicationId));
-    return app == null ? "UNKNOWN" : app.getState().name();
+    return rmLink.applicationState(applicationId);
   }
 
   @Override
@@ -307,13 +268,8 @@ public final class MiniCluster implements Cluster {
   }
 
   private boolean allNodesRunningAndIdle() {
-    var ctx = resourceManager().getRMContext();
     for (MiniNode node : nodes) {
-      RMNode n = ctx.getRMNodes().get(node.nodeManager().getNMContext().getNodeId());
-      if (n == null || n.getState() != NodeState.RUNNING) {
-        return false;
-      }
-      if (!ctx.getScheduler().getSchedulerNode(n.getNodeID()).getCopiedListOfRunningContainers().isEmpty()) {
+      if (!rmLink.runningAndIdle(node.nodeManager().getNMContext().getNodeId())) {
         return false;
       }
       if (!node.nodeManager().getNMContext().getContainers().isEmpty()) {

@@ -9,17 +9,46 @@ import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNodeEventType;
 import org.apache.hadoop.yarn.util.Records;
 
 /**
- * What a NodeManager would tell the ResourceManager over RPC, said in-process: the mini cluster's
- * NodeManagers are wired to the RM directly and their own unregister is a no-op.
+ * The in-process ResourceManager as the harness talks to it: what a NodeManager would tell it over
+ * RPC, said directly (the mini cluster's NodeManagers are wired to the RM and their own unregister
+ * is a no-op), and what it knows of nodes and applications.
  */
-final class ResourceTrackerLink {
+public final class ResourceTrackerLink {
   private final ResourceManager rm;
 
-  ResourceTrackerLink(ResourceManager rm) {
+  public ResourceTrackerLink(ResourceManager rm) {
     this.rm = rm;
   }
 
-  void unregister(NodeId id) {
+  /** NodeId to node state, active and inactive nodes alike. */
+  public java.util.Map<String, String> nodeStates() {
+    java.util.Map<String, String> states = new java.util.HashMap<>();
+    var ctx = rm.getRMContext();
+    for (var n : ctx.getInactiveRMNodes().values()) {
+      states.put(n.getNodeID().toString(), n.getState().name());
+    }
+    for (var n : ctx.getRMNodes().values()) {
+      states.put(n.getNodeID().toString(), n.getState().name());
+    }
+    return states;
+  }
+
+  /** The RM's state of an application, or UNKNOWN. */
+  public String applicationState(String applicationId) {
+    var app = rm.getRMContext().getRMApps()
+        .get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(applicationId));
+    return app == null ? "UNKNOWN" : app.getState().name();
+  }
+
+  /** Whether the RM has the node RUNNING with no container allocated on it. */
+  public boolean runningAndIdle(NodeId id) {
+    var ctx = rm.getRMContext();
+    var n = ctx.getRMNodes().get(id);
+    return n != null && n.getState() == org.apache.hadoop.yarn.api.records.NodeState.RUNNING
+        && ctx.getScheduler().getSchedulerNode(id).getCopiedListOfRunningContainers().isEmpty();
+  }
+
+  public void unregister(NodeId id) {
     UnRegisterNodeManagerRequest req = Records.newRecord(UnRegisterNodeManagerRequest.class);
     req.setNodeId(id);
     try {
@@ -33,7 +62,7 @@ final class ResourceTrackerLink {
    * Between runs only: lets the RM forget a crashed node now rather than at liveness expiry, so
    * the next run does not start with a dead node the RM still schedules on.
    */
-  void expire(NodeId id) {
+  public void expire(NodeId id) {
     rm.getRMContext().getDispatcher().getEventHandler().handle(new RMNodeEvent(id, RMNodeEventType.EXPIRE));
   }
 }

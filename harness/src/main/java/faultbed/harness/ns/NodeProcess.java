@@ -1,35 +1,58 @@
 package faultbed.harness.ns;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Properties;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.mapred.ShuffleHandler;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 
 /**
  * One worker node as its own process, run inside the node's network namespace and cgroup: a
- * DataNode and a NodeManager configured from the site files in the folder it is given. Its
+ * DataNode and a NodeManager configured from {@code node-site.xml} in the folder it is given. Its
  * containers are its children, so they share its namespace and cgroup; killing the node's cgroup
- * kills the whole machine.
+ * kills the whole machine. Once both serve, it writes what the harness needs to know of it
+ * (NodeId, ports, pid) to the status file, atomically.
  */
 public final class NodeProcess {
+  static final String SITE = "node-site.xml";
+
   private NodeProcess() {}
 
   public static void main(String[] args) throws Exception {
     Path confDir = Path.of(args[0]);
+    Path status = Path.of(args[1]);
     Configuration conf = new YarnConfiguration(new HdfsConfiguration(false));
-    for (String site : new String[] {"core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml"}) {
-      conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve(site).toUri()));
-    }
+    conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve(SITE).toUri()));
     // a DataNode and a NodeManager in one JVM each register the JVM's metrics source
     org.apache.hadoop.metrics2.lib.DefaultMetricsSystem.setMiniClusterMode(true);
     DataNode dn = DataNode.createDataNode(new String[0], conf);
     NodeManager nm = new NodeManager();
     nm.init(conf);
     nm.start();
-    System.out.println("READY " + nm.getNMContext().getNodeId() + " " + dn.getDatanodeId().getXferAddr());
-    System.out.flush();
-    Thread.currentThread().join(); // the node lives until its process is killed
+    // a graceful stop (SIGTERM): containers killed, the RM told the node leaves, as a NodeManager does
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      nm.stop();
+      dn.shutdown();
+    }, "node-shutdown"));
+    var meta = nm.getNMContext().getAuxServices().getMetaData().get(ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID);
+    Properties p = new Properties();
+    p.setProperty("nodeId", nm.getNMContext().getNodeId().toString());
+    p.setProperty("shufflePort", Integer.toString(ShuffleHandler.deserializeMetaData(meta.duplicate())));
+    p.setProperty("nmHttpPort", Integer.toString(nm.getNMContext().getHttpPort()));
+    p.setProperty("dnXferPort", Integer.toString(dn.getXferPort()));
+    p.setProperty("dnIpcPort", Integer.toString(dn.getIpcPort()));
+    p.setProperty("dnHttpPort", Integer.toString(dn.getInfoPort()));
+    p.setProperty("pid", Long.toString(ProcessHandle.current().pid()));
+    Path tmp = status.resolveSibling(status.getFileName() + ".tmp");
+    try (var out = Files.newOutputStream(tmp)) {
+      p.store(out, "faultbed node");
+    }
+    Files.move(tmp, status, StandardCopyOption.ATOMIC_MOVE);
+    Thread.currentThread().join(); // the node lives until its process is killed or stopped
   }
 }

@@ -69,7 +69,7 @@ final class HistoryReader {
    * attempt's shuffle port or NodeManager port. An attempt is marked speculative when it started
    * while an earlier attempt of its task was still running and had not failed.
    */
-  static List<AttemptRecord> attempts(JobInfo info, long epochZero, Map<Integer, Integer> nodeByPort) {
+  static List<AttemptRecord> attempts(JobInfo info, long epochZero, NodeLocator locator) {
     List<AttemptRecord> out = new ArrayList<>();
     for (var task : info.getAllTasks().values()) {
       List<TaskAttemptInfo> list = new ArrayList<>(task.getAllTaskAttempts().values());
@@ -86,9 +86,9 @@ final class HistoryReader {
             speculative = true;
           }
         }
-        Integer node = nodeByPort.get(a.getShufflePort());
+        Integer node = locator.find(a.getHostname(), a.getShufflePort());
         if (node == null) {
-          node = nodeByPort.get(a.getPort());
+          node = locator.find(a.getHostname(), a.getPort());
         }
         out.add(new AttemptRecord(a.getAttemptId().toString(), a.getAttemptId().getTaskID().toString(),
             a.getTaskType().name(), a.getAttemptId().getId(), node,

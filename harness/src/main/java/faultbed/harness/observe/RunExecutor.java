@@ -152,14 +152,11 @@ public final class RunExecutor {
       }
 
       List<Node> nodes = List.copyOf(cluster.nodes());
-      Map<Integer, Integer> nodeByPort = new HashMap<>();
+      NodeLocator locator = new NodeLocator(nodes);
       Map<String, Integer> nodeById = new HashMap<>();
       Map<Integer, List<String>> logDirs = new TreeMap<>();
       List<NodeInfo> nodeInfos = new ArrayList<>();
       for (Node n : nodes) {
-        nodeByPort.put(n.shufflePort(), n.index());
-        nodeByPort.put(n.advertisedShufflePort(), n.index()); // map output URLs name it
-        nodeByPort.put(Integer.parseInt(n.nodeId().substring(n.nodeId().lastIndexOf(':') + 1)), n.index());
         nodeById.put(n.nodeId(), n.index());
         logDirs.put(n.index(), n.logDirs());
         nodeInfos.add(new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
@@ -219,7 +216,7 @@ public final class RunExecutor {
         String appId = appIdOf(job);
         while (!finished(cluster.applicationState(appId))) {
           try {
-            observe(job, observed, nodeByPort, needReducers);
+            observe(job, observed, locator, needReducers);
             listener.progress(job.mapProgress(), job.reduceProgress());
           } catch (IOException e) {
             // the AM may be on a crashed node; its restart is part of what is measured
@@ -257,7 +254,7 @@ public final class RunExecutor {
       }
 
       JobInfo history = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
-      List<AttemptRecord> attempts = HistoryReader.attempts(history, submitEpoch, nodeByPort);
+      List<AttemptRecord> attempts = HistoryReader.attempts(history, submitEpoch, locator);
       outcome = new RunRecord.JobOutcome(outcome.jobId(), history.getJobStatus(),
           "SUCCEEDED".equals(history.getJobStatus()), submitEpoch,
           history.getFinishTime() > 0 ? history.getFinishTime() - submitEpoch : outcome.finishedMs(),
@@ -323,7 +320,7 @@ public final class RunExecutor {
     int nextEvent;
   }
 
-  private static void observe(Job job, Observed o, Map<Integer, Integer> nodeByPort, boolean needReducers)
+  private static void observe(Job job, Observed o, NodeLocator locator, boolean needReducers)
       throws IOException, InterruptedException {
     TaskCompletionEvent[] events;
     do {
@@ -333,7 +330,7 @@ public final class RunExecutor {
         if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
           o.mapsCompleted++;
           String http = e.getTaskTrackerHttp();
-          Integer node = nodeByPort.get(Integer.parseInt(http.substring(http.lastIndexOf(':') + 1)));
+          Integer node = locator.findUrl(http);
           if (node != null) {
             o.holders.add(node);
           }

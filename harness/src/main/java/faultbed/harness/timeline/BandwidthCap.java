@@ -29,6 +29,6 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
 
   @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
-    return context.network().cap(context.runId(), ports, bytesPerSecond);
+    return context.network(node).cap(context.runId(), ports, bytesPerSecond);
   }
 }

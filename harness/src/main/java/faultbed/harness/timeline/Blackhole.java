@@ -18,7 +18,7 @@ public record Blackhole(Target target, Duration duration) implements PortFault {
 
   @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
-    Installed rules = context.network().dropAll(context.runId(), ports);
+    Installed rules = context.network(node).dropAll(context.runId(), ports);
     node.pauseHeartbeats();
     return Installed.all(List.of(rules, node::resumeHeartbeats));
   }

@@ -19,6 +19,6 @@ public record Latency(Target target, Duration delay, Duration jitter, Duration d
 
   @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
-    return context.network().delay(context.runId(), ports, delay, jitter);
+    return context.network(node).delay(context.runId(), ports, delay, jitter);
   }
 }

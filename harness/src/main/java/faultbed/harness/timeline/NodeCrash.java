@@ -31,11 +31,13 @@ public record NodeCrash(Target target, boolean suppressRst) implements Fault {
     if (!suppressRst) {
       return Injection.permanent(node.crash());
     }
-    // Rules first: not one refusal may escape between the crash and the rules.
+    // Silence first: not one refusal may escape between the crash and the rules (or the pulled link).
     List<Integer> ports = node.ports();
-    var rules = context.network().dropRst(context.runId(), ports);
+    var network = context.network(node);
+    var rules = network.silence(context.runId(), ports);
     Map<String, String> detail = new LinkedHashMap<>();
     detail.put("rstSuppressed", "true");
+    detail.put("network", network.name());
     detail.put("ports", ports.toString());
     detail.putAll(node.crash());
     return new Injection(detail, rules);

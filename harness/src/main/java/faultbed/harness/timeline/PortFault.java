@@ -26,10 +26,10 @@ public interface PortFault extends Fault {
 
   @Override
   default Injection inject(Node node, FaultContext context) {
-    List<Integer> ports = context.network().reach(node.ports());
+    List<Integer> ports = context.network(node).reach(node.ports());
     Map<String, String> detail = new java.util.LinkedHashMap<>(parameters());
     detail.put("ports", ports.toString());
-    detail.put("network", context.network().name());
+    detail.put("network", context.network(node).name());
     return new Injection(detail, apply(node, ports, context));
   }
 }

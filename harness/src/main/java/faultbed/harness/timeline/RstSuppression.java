@@ -21,6 +21,6 @@ public record RstSuppression(Target target, Duration duration) implements PortFa
 
   @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
-    return context.network().dropRst(context.runId(), ports);
+    return context.network(node).dropRst(context.runId(), ports);
   }
 }

@@ -1,0 +1,47 @@
+package faultbed.harness;
+
+import faultbed.harness.timescale.TimeCompression;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * faultbed's Hadoop settings, whatever the nodes run in: small containers so eight fit on two
+ * cores, prompt kills on stop, compressed timers, and every setting of the spec on top.
+ */
+public final class ClusterDefaults {
+  private ClusterDefaults() {}
+
+  public static void apply(Configuration conf, ClusterSpec spec, Path workDir) {
+    conf.setInt(YarnConfiguration.YARN_MINICLUSTER_NM_PMEM_MB, spec.nodeMemoryMb());
+    conf.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeMemoryMb());
+    conf.setInt(YarnConfiguration.NM_VCORES, spec.nodeVcores());
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    int mb = spec.containerMemoryMb();
+    String heap = "-Xmx" + (mb * 3 / 4) + "m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    conf.setInt("mapreduce.map.memory.mb", mb);
+    conf.setInt("mapreduce.reduce.memory.mb", mb);
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", mb);
+    conf.set("mapreduce.map.java.opts", heap);
+    conf.set("mapreduce.reduce.java.opts", heap);
+    conf.set("yarn.app.mapreduce.am.command-opts", heap);
+    conf.setBoolean("mapreduce.jvm.add-opens-as-default", true);
+    conf.setLong(YarnConfiguration.NM_SLEEP_DELAY_BEFORE_SIGKILL_MS, 100);
+    conf.setLong(YarnConfiguration.NM_PROCESS_KILL_WAIT_MS, 500);
+    conf.setFloat(YarnConfiguration.NM_MAX_PER_DISK_UTILIZATION_PERCENTAGE, 99.5f);
+    // tasks report progress every second (default: 1% of the task timeout, 6 s), so rates are visible
+    conf.setLong("mapreduce.task.progress-report.interval", 1000);
+    conf.setBoolean("mapreduce.map.speculative", false);
+    conf.setBoolean("mapreduce.reduce.speculative", false);
+    // containers must find java where the harness runs it
+    conf.set("yarn.nodemanager.admin-env", "JAVA_HOME=" + System.getProperty("java.home"));
+    TimeCompression compression = new TimeCompression(spec.timeScale());
+    compression.settings(spec.hadoop()).forEach(conf::set);
+    if (compression.active()) {
+      String agent = " " + compression.javaAgentOption(TimeCompression.writeAgentJar(workDir));
+      conf.set("mapreduce.reduce.java.opts", heap + agent);
+      conf.set("yarn.app.mapreduce.am.command-opts", heap + agent);
+    }
+    spec.hadoop().forEach(conf::set);
+  }
+}

@@ -1,0 +1,97 @@
+package faultbed.harness.ns;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workload;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Nodes as machines: each its own process tree, address and network stack. Faults fire when every
+ * map is done and reducers (which start only then) must fetch from the failed node.
+ */
+@Faultbed(backend = "namespace", nodes = 4, hadoop = {
+    "mapreduce.job.reduce.slowstart.completedmaps=1.0",
+    "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
+    "yarn.client.nodemanager-connect.max-wait-ms=10000",
+    "yarn.client.nodemanager-connect.retry-interval-ms=2000",
+    "mapreduce.reduce.shuffle.connect.timeout=15000"})
+class NamespaceClusterTest {
+  static final Workload SORT = Workloads.sort(24L << 20).withMaps(6).withReduces(2);
+  static final JobEvent MAPS_DONE = JobEvent.mapsCompleted(6);
+
+  @Test
+  void nodesAreProcessTreesOfTheirOwnAndAJobRunsAcrossThem(NamespaceCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(SORT, Timeline.none()));
+    assertTrue(r.job().succeeded(), r.job().toString());
+    assertEquals("namespace", r.cluster().backend());
+    for (NamespaceNode n : cluster.nodes()) {
+      assertTrue(n.processes().contains(n.pid()), "the node process is in its own cgroup: " + n);
+      assertTrue(n.nodeId().startsWith(n.address() + ":"), "the RM knows the node by its own address: " + n.nodeId());
+    }
+    long nodesWithTasks = r.attempts().stream().map(RunRecord.AttemptRecord::node).filter(java.util.Objects::nonNull)
+        .distinct().count();
+    assertTrue(nodesWithTasks >= 2, "attempts ran on several nodes and are placed by address: " + r.attempts());
+  }
+
+  @Test
+  void aKilledNodeRefusesConnectionsAndFetchesFromItAreReportedBeforeExpiry(NamespaceCluster cluster,
+      Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(SORT,
+        Timeline.when(MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
+    RunRecord.FaultEvent crash = r.faults().get(0);
+    assertEquals("refused", crash.detail().get("shufflePortAfterCrash"), crash.detail().toString());
+    assertFalse(r.fetchFailures().isEmpty(), "fetches from the killed node are reported");
+    long lost = r.node(crash.node()).lostAt().orElse(Long.MAX_VALUE);
+    assertTrue(r.fetchFailures().get(0).atMs() < lost, "reported before expiry: " + r.fetchFailures());
+    assertTrue(r.job().succeeded() || String.valueOf(r.job().diagnostics())
+        .contains("Invalid event TA_TOO_MANY_FETCH_FAILURE"), r.job().toString());
+  }
+
+  @Test
+  void aWholeNodeFailureAnswersNothingWithoutAnyPacketFilterRule(NamespaceCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(MAPS_DONE)
+        .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()).withoutRst())));
+    RunRecord.FaultEvent crash = r.faults().get(0);
+    assertEquals("namespace", crash.detail().get("network"));
+    assertEquals("no answer", crash.detail().get("shufflePortAfterCrash"), crash.detail().toString());
+    // no rule anywhere: the host has no chain of this harness, the node's namespace no rule
+    assertFalse(sh(List.of("iptables", "-w", "-S")).contains("FB-" + cluster.owner()));
+    NamespaceNode dead = cluster.nodes().get(crash.node());
+    assertFalse(sh(faultbed.faults.NodeNetwork.inside(dead.namespace(), List.of("iptables", "-w", "-S"))).contains("DROP"));
+    long lost = r.node(crash.node()).lostAt().orElseThrow(() -> new AssertionError("node never LOST"));
+    assertTrue(r.fetchFailures().stream().noneMatch(f -> f.atMs() < lost),
+        "nothing answers, so nothing is reported before expiry: " + r.fetchFailures());
+    assertTrue(r.attempts().stream().filter(a -> a.type().equals("MAP") && a.attempt() > 0)
+        .allMatch(a -> a.startMs() >= lost), "maps re-run only after LOST");
+    assertTrue(r.job().succeeded(), r.job().toString());
+
+    String oldId = dead.nodeId();
+    cluster.reset();
+    assertTrue(dead.isUp());
+    assertNotEquals(oldId, dead.nodeId(), "a new generation registers anew");
+    assertTrue(dead.nodeId().startsWith(dead.address() + ":"), "at the same address: " + dead.nodeId());
+  }
+
+  private static String sh(List<String> command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+      assertEquals(0, p.waitFor(), command + ": " + out);
+      return out;
+    } catch (java.io.IOException | InterruptedException e) {
+      throw new AssertionError(command + " failed", e);
+    }
+  }
+}
