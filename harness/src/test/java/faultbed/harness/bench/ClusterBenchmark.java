@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.RunSpec;
-import faultbed.harness.mini.MiniCluster;
+import faultbed.harness.Cluster;
+import faultbed.harness.Clusters;
+import faultbed.harness.NodeBackend;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workload;
 import faultbed.harness.workload.Workloads;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Measures what the benchmarks file quotes: cluster start, the two ways to restore a crashed node
  * (fresh NodeManager in the slot vs. rebuilding the cluster), and the harness's per-run overhead.
- * Not part of the normal test run: {@code mvn -pl harness test -Dfaultbed.excludedGroups=none -Dgroups=benchmark -Dtest=ClusterBenchmark}.
+ * Not part of the normal test run: {@code mvn -pl harness test -Dfaultbed.excludedGroups=none -Dgroups=benchmark -Dtest=ClusterBenchmark},
+ * with {@code -Dfaultbed.bench.backend=namespace} for the namespace backend.
  */
 @Tag("benchmark")
 class ClusterBenchmark {
@@ -33,7 +36,8 @@ class ClusterBenchmark {
 
   @Test
   void measure() throws IOException {
-    ClusterSpec spec = ClusterSpec.defaults();
+    NodeBackend backend = NodeBackend.of(System.getProperty("faultbed.bench.backend", "mini"), "faultbed.bench.backend");
+    ClusterSpec spec = ClusterSpec.defaults().withBackend(backend);
     List<String> report = new ArrayList<>();
     double[] start = new double[REPEATS];
     double[] rebuild = new double[REPEATS];
@@ -43,7 +47,7 @@ class ClusterBenchmark {
     double[] jobSeconds = new double[REPEATS];
 
     long c0 = System.nanoTime();
-    MiniCluster cluster = MiniCluster.start(spec, l -> { });
+    Cluster cluster = Clusters.start(spec, l -> { });
     double coldStart = secondsSince(c0);
     double[] resetClean = new double[REPEATS];
     double[] prepare = new double[REPEATS];
@@ -77,16 +81,17 @@ class ClusterBenchmark {
       cluster.close();
       stop[i] = secondsSince(r0);
       long s0 = System.nanoTime();
-      cluster = MiniCluster.start(spec, l -> { });
+      cluster = Clusters.start(spec, l -> { });
       start[i] = secondsSince(s0);
       rebuild[i] = secondsSince(r0);
     }
     cluster.close();
 
+    report.add("backend: " + backend.label());
     report.add(String.format("cluster start, first in a fresh JVM (cold): %.2f s", coldStart));
     report.add(line("cluster start (4 nodes, to all NMs registered), warm JVM", start));
     report.add(line("reset after a fault-free run (kill leftovers, wait until all nodes idle)", resetClean));
-    report.add(line("restore a crashed node: fresh NodeManager in the slot (reset)", restart));
+    report.add(line("restore a crashed node (reset: a fresh NodeManager in the slot, or a new node process)", restart));
     report.add(line("cluster stop (containers killed, NMs stopped in parallel)", stop));
     report.add(line("restore by rebuilding: close + start", rebuild));
     report.add(line("job time, quickstart Sort 64 MB 8x2, fault-free", jobSeconds));
@@ -95,7 +100,7 @@ class ClusterBenchmark {
     report.add(line("  of which after the job finished (node verdicts, history file, shuffle logs)", collect));
     report.add(String.format("per-run overhead as share of job time: median %.1f %%",
         Distribution.of(overheadShare).median() * 100));
-    Path out = Path.of("target", "benchmarks.txt");
+    Path out = Path.of("target", "benchmarks-" + backend.label() + ".txt");
     Files.write(out, report);
     report.forEach(System.out::println);
     assertTrue(Files.size(out) > 0);
