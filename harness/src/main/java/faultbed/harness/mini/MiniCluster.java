@@ -7,7 +7,6 @@ import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
 import faultbed.harness.Cluster;
 import faultbed.harness.ClusterSpec;
-import faultbed.harness.timescale.TimeCompression;
 import faultbed.harness.HarnessException;
 import faultbed.harness.RunSpec;
 import faultbed.harness.observe.RunExecutor;
@@ -36,7 +35,6 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
-import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.awaitility.Awaitility;
 
 /**

@@ -8,8 +8,9 @@ import java.util.Map;
 /**
  * The seeds' "TaskTracker kill": the node's NodeManager and all its containers die at once,
  * unannounced. Its ports then refuse connections (TCP RST), as a killed process on a live host
- * does. With {@code suppressRst} the RSTs are dropped first, so peers see a machine that stopped
- * answering: seed 003's whole-node failure, where every connect waits for its timeout.
+ * does. With {@code suppressRst} the node is silenced first (its RSTs dropped in-process; its link
+ * pulled where it has one of its own), so peers see a machine that stopped answering: seed 003's
+ * whole-node failure, where every connect waits for its timeout.
  */
 public record NodeCrash(Target target, boolean suppressRst) implements Fault {
   public static NodeCrash on(Target target) {
