@@ -268,13 +268,15 @@ public final class NodeNetwork implements AutoCloseable {
           .anyMatch(l -> l.split("\\s")[0].equals(entry.id()))) {
         return null;
       }
+      int killed = 0;
       for (String pid : Shell.run(List.of("ip", "netns", "pids", entry.id())).out().split("\\s+")) {
-        if (!pid.isBlank()) {
-          ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+        if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::destroyForcibly).orElse(false)) {
+          killed++;
         }
       }
       Shell.check(List.of("ip", "netns", "del", entry.id()));
-      return "removed network namespace " + entry.id();
+      return "removed network namespace " + entry.id() + (killed == 0 ? "" : " and killed the " + killed
+          + " process(es) still running in it");
     }
 
     @Override
