@@ -44,7 +44,7 @@ class NamespaceClusterTest {
         .distinct().count() >= 2, "attempts ran on several nodes and are placed by address: " + r.attempts());
     RunRecord.FaultEvent crash = r.faults().get(0);
     assertEquals("refused", crash.detail().get("shufflePortAfterCrash"), crash.detail().toString());
-    assertEquals(Integer.parseInt(crash.detail().get("processesKilled")) >= 1, true, "the node process itself dies");
+    assertTrue(Integer.parseInt(crash.detail().get("processesKilled")) >= 1, "the node process itself dies");
     assertFalse(r.fetchFailures().isEmpty(), "fetches from the killed node are reported");
     long lost = r.node(crash.node()).lostAt().orElse(Long.MAX_VALUE);
     assertTrue(r.fetchFailures().get(0).atMs() < lost, "reported before expiry: " + r.fetchFailures());
