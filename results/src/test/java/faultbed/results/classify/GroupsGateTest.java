@@ -13,12 +13,16 @@ class GroupsGateTest {
     return new Classification(id, variant, 1_000L, 50_000L, true, g, r, List.of(), List.of());
   }
 
+  private static Classification lostOutputs(String id, String variant, DinuNgGroup g, Recovery r) {
+    return new Classification(id, variant, 1_000L, 50_000L, true, g, r, List.of(Mechanism.MAP_OUTPUTS_LOST), List.of());
+  }
+
   private static final List<Classification> BASELINE = List.of(
       run("baseline-000", "baseline", DinuNgGroup.NO_FAULT, Recovery.NONE_NEEDED),
       run("crash-000", "crash", DinuNgGroup.G6, Recovery.NODE_EXPIRY),
       run("crash-001", "crash", DinuNgGroup.G5, Recovery.FETCH_FAILURE_REPORTS),
       run("crash-002", "crash", DinuNgGroup.G7, Recovery.NONE_NEEDED),
-      run("crash-no-rst-000", "crash-no-rst", DinuNgGroup.G1, Recovery.NODE_EXPIRY),
+      lostOutputs("crash-no-rst-000", "crash-no-rst", DinuNgGroup.G1, Recovery.NODE_EXPIRY),
       run("crash-no-rst-001", "crash-no-rst", DinuNgGroup.G7, Recovery.NONE_NEEDED));
 
   @Test
@@ -45,7 +49,7 @@ class GroupsGateTest {
   void rstSuppressedCrashesThatStopWaitingForExpiryFail() {
     GroupsGate gate = GroupsGate.of("quick", BASELINE, List.of("crash-no-rst"));
     List<Classification> broken = new java.util.ArrayList<>(BASELINE);
-    broken.set(4, run("crash-no-rst-000", "crash-no-rst", DinuNgGroup.G5, Recovery.FETCH_FAILURE_REPORTS));
+    broken.set(4, lostOutputs("crash-no-rst-000", "crash-no-rst", DinuNgGroup.G5, Recovery.FETCH_FAILURE_REPORTS));
     broken.add(run("crash-003", "crash", DinuNgGroup.G1, Recovery.NODE_EXPIRY));
     List<String> v = gate.violations(broken);
     assertEquals(List.of("crash-no-rst: crash-no-rst-000 recovered by fetch-failure reports, not by node expiry,"
@@ -57,7 +61,17 @@ class GroupsGateTest {
     GroupsGate gate = GroupsGate.of("quick", BASELINE, List.of("crash-no-rst"));
     List<Classification> nothingLost = List.of(BASELINE.get(1), BASELINE.get(2), BASELINE.get(3), BASELINE.get(5),
         run("crash-004", "crash", DinuNgGroup.G1, Recovery.NODE_EXPIRY));
-    assertEquals(List.of("crash-no-rst: no run lost work, so nothing shows whether recovery waited for node expiry"),
+    assertEquals(List.of("crash-no-rst: no run lost map outputs, so nothing shows whether recovery waited for node expiry"),
         gate.violations(nothingLost));
+  }
+
+  /** A silent node's running attempts stop reporting and get backed up: that needs no RST and no expiry. */
+  @Test
+  void rstSuppressedCrashesThatLostOnlyRunningAttemptsMayBeRecoveredBySpeculation() {
+    GroupsGate gate = GroupsGate.of("quick", BASELINE, List.of("crash-no-rst"));
+    List<Classification> runs = new java.util.ArrayList<>(BASELINE);
+    runs.add(new Classification("crash-no-rst-002", "crash-no-rst", 1_000L, 50_000L, true, DinuNgGroup.G6,
+        Recovery.SPECULATION, List.of(Mechanism.RUNNING_ATTEMPTS_LOST, Mechanism.SPECULATIVE_MAP), List.of()));
+    assertEquals(List.of(), gate.violations(runs));
   }
 }
