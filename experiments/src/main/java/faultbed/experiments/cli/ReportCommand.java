@@ -1,9 +1,12 @@
 package faultbed.experiments.cli;
 
+import faultbed.results.Distribution;
+import faultbed.results.classify.DetectionTradeoff;
 import faultbed.results.report.SuiteReport;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -41,7 +44,36 @@ final class ReportCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.println("report: " + written.html() + " (" + written.runs() + " runs)");
     out.println("runs:   " + written.csv());
+    RecordsFolder.read(dir, err).map(DetectionTradeoff::of).filter(DetectionTradeoff::isSweep)
+        .ifPresent(t -> print(t, out));
     out.flush();
     return 0;
+  }
+
+  /** The sweep's trade-off as the page shows it, so it can be read in a terminal or pasted in notes. */
+  private static void print(DetectionTradeoff t, PrintWriter out) {
+    out.println();
+    out.println("failure detection: reaction against cost (seconds after the fault, median [min, max])");
+    for (String kind : t.faultKinds()) {
+      out.println();
+      out.printf(Locale.ROOT, "under %s%n", kind);
+      out.printf(Locale.ROOT, "  %-22s %4s %9s %20s %20s %7s %7s %7s %6s %20s%n", "variant", "runs", "unusable",
+          "unusable after", "first reaction", "re-exec", "maps", "reduces", "failed", "job time");
+      for (DetectionTradeoff.Point p : t.points(kind)) {
+        out.printf(Locale.ROOT, "  %-22s %4d %9s %20s %20s %7.1f %7.1f %7.1f %6d %20s%n", p.variant(), p.runs(),
+            p.nodeDeclaredUnusable() + " of " + p.runs(), spread(p.unusableAfterSeconds()),
+            spread(p.firstReactionSeconds()), p.reexecutionsPerRun(), p.finishedMapsRerunPerRun(),
+            p.reducersLostPerRun(), p.failedJobs(), spread(p.jobSeconds()));
+      }
+    }
+    out.println();
+    out.println("settings:");
+    t.points().stream().map(p -> "  " + p.variant() + ": " + p.setting()).forEach(out::println);
+    out.println("(re-exec, maps, reduces: per run, re-executions of the node's tasks elsewhere, finished maps re-run,"
+        + " reducers lost)");
+  }
+
+  private static String spread(Distribution d) {
+    return d.n() == 0 ? "-" : String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", d.median(), d.min(), d.max());
   }
 }

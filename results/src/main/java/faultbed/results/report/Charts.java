@@ -2,6 +2,7 @@ package faultbed.results.report;
 
 import faultbed.results.Distribution;
 import faultbed.results.classify.Classification;
+import faultbed.results.classify.DetectionTradeoff;
 import faultbed.results.classify.DinuNgGroup;
 import faultbed.results.stats.Ecdf;
 import java.awt.BasicStroke;
@@ -85,6 +86,37 @@ final class Charts {
       plot.addRangeMarker(m);
     }
     return svg(chart, "figure2");
+  }
+
+  /**
+   * The sweep's trade-off: per setting, the median first reaction to a crash (x) against the
+   * re-executions per run under a freeze (y). Settings nearer the origin react fast and waste little.
+   */
+  static String tradeoff(DetectionTradeoff t) {
+    List<String> kinds = t.faultKinds();
+    String freeze = kinds.contains("freeze") ? "freeze" : kinds.get(kinds.size() - 1);
+    String crash = kinds.stream().filter(k -> !k.equals(freeze)).findFirst().orElseThrow();
+    XYSeriesCollection data = new XYSeriesCollection();
+    for (DetectionTradeoff.Point c : t.points(crash)) {
+      t.points(freeze).stream().filter(f -> f.setting().equals(c.setting())).findFirst()
+          .filter(f -> c.firstReactionSeconds().n() > 0).ifPresent(f -> {
+            XYSeries s = new XYSeries(c.setting(), false, true);
+            s.add(c.firstReactionSeconds().median(), f.reexecutionsPerRun());
+            data.addSeries(s);
+          });
+    }
+    JFreeChart chart = ChartFactory.createScatterPlot("Reaction to a " + crash + " against needless work under a " + freeze,
+        "first reaction after the " + crash + ", median (s)", "re-executions per run under the " + freeze, data,
+        PlotOrientation.VERTICAL, true, false, false);
+    XYPlot plot = style(chart).getXYPlot();
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(false, true);
+    for (int i = 0; i < data.getSeriesCount(); i++) {
+      renderer.setSeriesPaint(i, Palette.variant(i));
+      renderer.setSeriesShape(i, new Ellipse2D.Double(-6, -6, 12, 12));
+    }
+    plot.setRenderer(renderer);
+    includeZero(plot);
+    return svg(chart, "tradeoff");
   }
 
   /** One empirical CDF per variant, as steps. */

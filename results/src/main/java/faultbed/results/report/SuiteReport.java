@@ -6,6 +6,7 @@ import faultbed.results.RecordStore.StoredRecord;
 import faultbed.results.RunRecord;
 import faultbed.results.SuiteSummary;
 import faultbed.results.classify.Classification;
+import faultbed.results.classify.DetectionTradeoff;
 import faultbed.results.classify.DinuNgClassifier;
 import faultbed.results.classify.DinuNgGroup;
 import faultbed.results.stats.Bootstrap;
@@ -91,6 +92,12 @@ public final class SuiteReport {
 
     h.element("h2", "Failure groups");
     groups(h, classes);
+
+    DetectionTradeoff tradeoff = DetectionTradeoff.of(records);
+    if (tradeoff.isSweep()) {
+      h.element("h2", "Failure detection: reaction against cost");
+      tradeoff(h, tradeoff);
+    }
 
     h.element("h2", "Runs");
     runs(h, rows);
@@ -188,6 +195,42 @@ public final class SuiteReport {
     h.raw("</tbody></table>\n<p>Where Hadoop 3 differs from the paper's Hadoop 0.21:</p><ul>");
     DinuNgGroup.HADOOP3_DIFFERENCES.forEach(d -> h.element("li", d));
     h.raw("</ul>\n");
+  }
+
+  private static void tradeoff(Html h, DetectionTradeoff t) {
+    h.raw("<p>Seed 003's trade-off, one row per variant, lined up by setting (the Hadoop properties in which"
+        + " a variant differs from most of the suite). Under a crash a fast reaction is what a setting is for;"
+        + " under a freeze shorter than the thresholds the node comes back, so every re-execution is needless.</p>\n");
+    if (t.faultKinds().size() >= 2) {
+      figure(h, Charts.tradeoff(t));
+    }
+    for (String kind : t.faultKinds()) {
+      h.element("h3", "Under " + kind);
+      h.raw("<table><thead><tr><th>setting</th><th>variant</th><th>runs</th><th>node unusable</th>")
+          .raw("<th>unusable after (s)</th><th>first reaction after (s)</th><th>re-executions per run</th>")
+          .raw("<th>finished maps re-run per run</th><th>reducers lost per run</th><th>failed jobs</th>")
+          .raw("<th>job time (s)</th></tr></thead><tbody>\n");
+      for (DetectionTradeoff.Point p : t.points(kind)) {
+        h.raw("<tr>").element("td", p.setting()).element("td", p.variant()).raw(num(p.runs()))
+            .raw("<td class=\"num\">" + p.nodeDeclaredUnusable() + " of " + p.runs() + "</td>")
+            .raw(spread(p.unusableAfterSeconds())).raw(spread(p.firstReactionSeconds()))
+            .raw(num(p.reexecutionsPerRun(), "%.1f")).raw(num(p.finishedMapsRerunPerRun(), "%.1f"))
+            .raw(num(p.reducersLostPerRun(), "%.1f")).raw(num(p.failedJobs())).raw(spread(p.jobSeconds()))
+            .raw("</tr>\n");
+      }
+      h.raw("</tbody></table>\n");
+    }
+    h.raw("<p class=\"note\">Times are seconds after the fault (job time: after submission), as median"
+        + " [min, max] over the runs that had the event; with five runs a point, read differences of a few"
+        + " seconds as noise. Unusable: the RM declared the node LOST (or otherwise unusable). Reaction: the"
+        + " first attempt started on another node, after the fault, for a task the node had started (a"
+        + " re-run or a speculative backup). Reducers lost: reduce attempts that failed, or were killed"
+        + " other than by losing a race to a sibling that had already succeeded.</p>\n");
+  }
+
+  private static String spread(Distribution d) {
+    return "<td class=\"num\">" + (d.n() == 0 ? "" : String.format(Locale.ROOT, "%.1f [%.1f, %.1f]",
+        d.median(), d.min(), d.max())) + "</td>";
   }
 
   private static void runs(Html h, List<ReportRow> rows) {

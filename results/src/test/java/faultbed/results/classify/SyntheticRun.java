@@ -23,8 +23,14 @@ final class SyntheticRun {
   private boolean succeeded = true;
   private long finishedMs = 60_000;
   private String diagnostics;
+  private String variant = "crash";
   private final Map<String, String> hadoop = new HashMap<>(Map.of(
       "yarn.nm.liveness-monitor.expiry-interval-ms", "20000", "mapreduce.map.speculative", "false"));
+
+  SyntheticRun variant(String name) {
+    variant = name;
+    return this;
+  }
 
   SyntheticRun setting(String key, String value) {
     hadoop.put(key, value);
@@ -97,7 +103,7 @@ final class SyntheticRun {
           .map(NodeTransition::atMs).findFirst().orElse(null);
       nodes.add(new NodeInfo(i, "localhost:" + (4000 + i), 5000 + i, List.of(), List.of(), "node-" + i, lost));
     }
-    return new RunRecord(RunRecord.SCHEMA_VERSION, "synthetic-000", "synthetic", "crash", 0, 1, "t",
+    return new RunRecord(RunRecord.SCHEMA_VERSION, "synthetic-000", "synthetic", variant, 0, 1, "t",
         new RunRecord.ClusterInfo("mini", 4, 1024, 2),
         hadoop,
         new RunRecord.WorkloadInfo("sort", Map.of(), 1, 1), nodes, faults, transitions, attempts, reports,

@@ -1,0 +1,82 @@
+package faultbed.results.classify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.results.RunRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DetectionTradeoffTest {
+  private static final String EXPIRY = "yarn.nm.liveness-monitor.expiry-interval-ms";
+
+  /**
+   * Node 3 fails at 20 s after finishing map 3 and while running reducer 1; map 3 and reducer 1 are
+   * re-run elsewhere after LOST at 39.5 s. Reducer 0 raced a backup and lost: not a lost reducer.
+   */
+  private static SyntheticRun crashOfNode3(String variant) {
+    return failureOfNode3(variant, "crash");
+  }
+
+  private static SyntheticRun failureOfNode3(String variant, String kind) {
+    return new SyntheticRun().variant(variant)
+        .map(0, 0, 0, 5_000, 14_000, "SUCCEEDED").map(1, 0, 1, 5_000, 14_000, "SUCCEEDED")
+        .map(2, 0, 2, 5_000, 14_000, "SUCCEEDED").map(3, 0, 3, 5_000, 15_000, "KILLED")
+        .map(3, 1, 1, 40_500, 43_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 52_000, "KILLED").attempt('r', 0, 1, 2, 30_000, 50_000L, "SUCCEEDED", true, null)
+        .reduce(1, 0, 3, 12_000, 39_500, "KILLED").reduce(1, 1, 2, 41_000, 58_000, "SUCCEEDED")
+        .fault(kind, 3, 20_000).lost(3, 39_500);
+  }
+
+  @Test
+  void aCrashRunShowsDetectionTheFirstReactionAndWhatWasRedone() {
+    DetectionTradeoff.RunReaction r = DetectionTradeoff.reaction(crashOfNode3("crash").build());
+    assertEquals(19_500L, r.unusableAfterMs());
+    assertEquals(20_500L, r.firstReactionMs(), "map 3 re-run on node 1 at 40.5 s");
+    assertEquals(2, r.reexecutions(), "map 3 and reducer 1; reducer 0 never ran on node 3");
+    assertEquals(1, r.finishedMapsRerun());
+    assertEquals(1, r.reducersLost(), "reducer 1 killed with its node; reducer 0's original only lost a race");
+  }
+
+  @Test
+  void aFreezeTheClusterSatThroughCostsNothing() {
+    RunRecord frozen = new SyntheticRun().variant("freeze")
+        .map(0, 0, 0, 5_000, 14_000, "SUCCEEDED").map(1, 0, 3, 5_000, 30_000, "SUCCEEDED")
+        .reduce(0, 0, 3, 12_000, 50_000, "SUCCEEDED").fault("freeze", 3, 20_000).build();
+    DetectionTradeoff.RunReaction r = DetectionTradeoff.reaction(frozen);
+    assertNull(r.unusableAfterMs());
+    assertNull(r.firstReactionMs());
+    assertEquals(0, r.reexecutions());
+    assertEquals(0, r.reducersLost());
+  }
+
+  @Test
+  void variantsLineUpBySettingAndTablesSplitByFaultKind() {
+    List<RunRecord> suite = List.of(
+        new SyntheticRun().variant("baseline").map(0, 0, 0, 0, 10_000, "SUCCEEDED").build(),
+        crashOfNode3("defaults-crash").build(), crashOfNode3("defaults-crash").build(),
+        failureOfNode3("defaults-freeze", "freeze").build(),
+        crashOfNode3("expiry-6s-crash").setting(EXPIRY, "6000").build(),
+        failureOfNode3("expiry-6s-freeze", "freeze").setting(EXPIRY, "6000").build());
+    DetectionTradeoff t = DetectionTradeoff.of(suite);
+    assertTrue(t.isSweep());
+    assertEquals(List.of("crash", "freeze"), t.faultKinds());
+    assertEquals(List.of("defaults-crash", "expiry-6s-crash"),
+        t.points("crash").stream().map(DetectionTradeoff.Point::variant).toList(), "the fault-free variant is left out");
+    DetectionTradeoff.Point defaults = t.points("crash").get(0);
+    assertEquals("defaults", defaults.setting());
+    assertEquals(2, defaults.runs());
+    assertEquals(2, defaults.nodeDeclaredUnusable());
+    assertEquals(20.5, defaults.firstReactionSeconds().median(), 1e-9);
+    assertEquals(2.0, defaults.reexecutionsPerRun(), 1e-9);
+    assertEquals(EXPIRY + "=6000", t.points("freeze").get(1).setting());
+    assertEquals(0, defaults.failedJobs());
+  }
+
+  @Test
+  void oneSettingAloneIsNoSweep() {
+    assertFalse(DetectionTradeoff.of(List.of(crashOfNode3("crash").build())).isSweep());
+  }
+}
