@@ -116,6 +116,9 @@ final class Charts {
     }
     plot.setRenderer(renderer);
     includeZero(plot);
+    // settings that wasted nothing sit on zero: keep them clear of the axis line, and an all-zero axis sane
+    double top = data.getSeriesCount() == 0 ? 1 : Math.max(1, data.getRangeUpperBound(false) * 1.1);
+    ((NumberAxis) plot.getRangeAxis()).setRange(-top * 0.05, top);
     return svg(chart, "tradeoff");
   }
 
