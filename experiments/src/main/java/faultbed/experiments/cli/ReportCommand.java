@@ -57,23 +57,27 @@ final class ReportCommand implements Callable<Integer> {
     for (String kind : t.faultKinds()) {
       out.println();
       out.printf(Locale.ROOT, "under %s%n", kind);
-      out.printf(Locale.ROOT, "  %-22s %4s %9s %20s %20s %7s %7s %7s %6s %20s%n", "variant", "runs", "unusable",
-          "unusable after", "first reaction", "re-exec", "maps", "reduces", "failed", "job time");
+      out.printf(Locale.ROOT, "  %-22s %4s %9s %20s %25s %25s %7s %7s %7s %6s %20s%n", "variant", "runs",
+          "unusable", "unusable after", "first reaction", "outputs re-run", "re-exec", "maps", "reduces",
+          "failed", "job time");
       for (DetectionTradeoff.Point p : t.points(kind)) {
-        out.printf(Locale.ROOT, "  %-22s %4d %9s %20s %20s %7.1f %7.1f %7.1f %6d %20s%n", p.variant(), p.runs(),
-            p.nodeDeclaredUnusable() + " of " + p.runs(), spread(p.unusableAfterSeconds()),
-            spread(p.firstReactionSeconds()), p.reexecutionsPerRun(), p.finishedMapsRerunPerRun(),
-            p.reducersLostPerRun(), p.failedJobs(), spread(p.jobSeconds()));
+        out.printf(Locale.ROOT, "  %-22s %4d %9s %20s %25s %25s %7.1f %7.1f %7.1f %6d %20s%n", p.variant(),
+            p.runs(), p.nodeDeclaredUnusable() + " of " + p.runs(), spread(p.unusableAfterSeconds(), p.runs()),
+            spread(p.firstReactionSeconds(), p.runs()), spread(p.outputsRerunAfterSeconds(), p.runs()),
+            p.reexecutionsPerRun(), p.finishedMapsRerunPerRun(), p.reducersLostPerRun(), p.failedJobs(),
+            spread(p.jobSeconds(), p.runs()));
       }
     }
     out.println();
     out.println("settings:");
     t.points().stream().map(p -> "  " + p.variant() + ": " + p.setting()).forEach(out::println);
-    out.println("(re-exec, maps, reduces: per run, re-executions of the node's tasks elsewhere, finished maps re-run,"
-        + " reducers lost)");
+    out.println("(outputs re-run: first re-run of a map the node had finished; re-exec, maps, reduces: per run,"
+        + " re-executions of the node's tasks elsewhere, finished maps re-run, reducers lost; 'in k': only k runs"
+        + " had the event)");
   }
 
-  private static String spread(Distribution d) {
-    return d.n() == 0 ? "-" : String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", d.median(), d.min(), d.max());
+  private static String spread(Distribution d, int runs) {
+    return d.n() == 0 ? "-" : String.format(Locale.ROOT, "%.1f [%.1f, %.1f]", d.median(), d.min(), d.max())
+        + (d.n() < runs ? " in " + d.n() : "");
   }
 }

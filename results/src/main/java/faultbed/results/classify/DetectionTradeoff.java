@@ -30,21 +30,23 @@ public record DetectionTradeoff(List<Point> points) {
   /** One variant: its setting, its fault kind and its runs' reactions and costs. */
   public record Point(String variant, String setting, String faultKind, int runs, int failedJobs,
       int nodeDeclaredUnusable, Distribution unusableAfterSeconds, Distribution firstReactionSeconds,
-      double reexecutionsPerRun, double finishedMapsRerunPerRun, double reducersLostPerRun,
+      Distribution outputsRerunAfterSeconds, double reexecutionsPerRun, double finishedMapsRerunPerRun, double reducersLostPerRun,
       Distribution jobSeconds) {}
 
   /** What one run shows; null fields when the run had no such event. */
-  record RunReaction(Long unusableAfterMs, Long firstReactionMs, int reexecutions, int finishedMapsRerun,
-      int reducersLost) {}
+  record RunReaction(Long unusableAfterMs, Long firstReactionMs, Long outputsRerunAfterMs, int reexecutions,
+      int finishedMapsRerun, int reducersLost) {}
 
   private static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
   /** Set per run by the harness or time compression alike in every variant; never a sweep axis. */
   private static final String DEFAULTS = "defaults";
 
-  /** Every variant whose runs took a node down (crash, stop, blackhole, freeze), in suite order. */
+  /** Every variant whose runs took a node down (crash, stop, blackhole, freeze), in the order they ran. */
   public static DetectionTradeoff of(List<RunRecord> records) {
     Map<String, List<RunRecord>> byVariant = new LinkedHashMap<>();
-    for (RunRecord r : records) {
+    List<RunRecord> inOrder = records.stream()
+        .sorted(Comparator.comparing(RunRecord::startedAt, Comparator.nullsLast(Comparator.naturalOrder()))).toList();
+    for (RunRecord r : inOrder) {
       if (failure(r).isPresent()) {
         byVariant.computeIfAbsent(r.variant(), v -> new ArrayList<>()).add(r);
       }
@@ -76,21 +78,26 @@ public record DetectionTradeoff(List<Point> points) {
     int failed = (int) runs.stream().filter(r -> r.job() == null || !r.job().succeeded()).count();
     double[] unusable = reactions.stream().map(RunReaction::unusableAfterMs).filter(Objects::nonNull)
         .mapToDouble(ms -> ms / 1000.0).toArray();
-    double[] reaction = reactions.stream().map(RunReaction::firstReactionMs).filter(Objects::nonNull)
-        .mapToDouble(ms -> ms / 1000.0).toArray();
+    double[] reaction = seconds(reactions.stream().map(RunReaction::firstReactionMs).toList());
+    double[] outputs = seconds(reactions.stream().map(RunReaction::outputsRerunAfterMs).toList());
     double[] jobs = runs.stream().filter(r -> r.job() != null && r.job().succeeded())
         .flatMap(r -> r.completionSeconds().stream()).mapToDouble(Double::doubleValue).toArray();
     return new Point(variant, setting, failure(runs.get(0)).orElseThrow().kind(), runs.size(), failed,
-        unusable.length, Distribution.of(unusable), Distribution.of(reaction),
+        unusable.length, Distribution.of(unusable), Distribution.of(reaction), Distribution.of(outputs),
         reactions.stream().mapToInt(RunReaction::reexecutions).average().orElse(0),
         reactions.stream().mapToInt(RunReaction::finishedMapsRerun).average().orElse(0),
         reactions.stream().mapToInt(RunReaction::reducersLost).average().orElse(0),
         Distribution.of(jobs));
   }
 
+  private static double[] seconds(List<Long> ms) {
+    return ms.stream().filter(Objects::nonNull).mapToDouble(v -> v / 1000.0).toArray();
+  }
+
   /**
    * Reaction: the first attempt started elsewhere, after the fault, for a task the failed node had
-   * started (a re-run or a speculative backup). Finished maps re-run: maps done on the node before the
+   * started (a re-run or a speculative backup). Outputs re-run: the first such attempt of a map the
+   * node had finished, the moment its lost output started to be recomputed. Finished maps re-run: maps done on the node before the
    * fault and started again elsewhere. Reducers lost: reduce attempts that failed, or were killed
    * other than by losing a race to a sibling that had already succeeded.
    */
@@ -104,6 +111,7 @@ public record DetectionTradeoff(List<Point> points) {
     Map<String, List<AttemptRecord>> byTask = run.attempts().stream()
         .collect(Collectors.groupingBy(AttemptRecord::taskId, TreeMap::new, Collectors.toList()));
     Long first = null;
+    Long outputs = null;
     int reexecutions = 0;
     int finishedMaps = 0;
     for (List<AttemptRecord> task : byTask.values()) {
@@ -121,6 +129,8 @@ public record DetectionTradeoff(List<Point> points) {
           && a.finishMs() != null && a.finishMs() <= t);
       if (finishedMap && !after.isEmpty()) {
         finishedMaps++;
+        long rerun = after.stream().mapToLong(AttemptRecord::startMs).min().orElseThrow() - t;
+        outputs = outputs == null ? rerun : Math.min(outputs, rerun);
       }
     }
     int reducersLost = 0;
@@ -130,7 +140,7 @@ public record DetectionTradeoff(List<Point> points) {
               && o.finishMs() != null && a.finishMs() != null && o.finishMs() <= a.finishMs());
       reducersLost += (int) task.stream().filter(a -> "REDUCE".equals(a.type()) && lost.apply(a)).count();
     }
-    return new RunReaction(unusable, first, reexecutions, finishedMaps, reducersLost);
+    return new RunReaction(unusable, first, outputs, reexecutions, finishedMaps, reducersLost);
   }
 
   private static boolean onNode(AttemptRecord a, int node) {

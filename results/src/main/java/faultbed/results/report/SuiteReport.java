@@ -207,15 +207,17 @@ public final class SuiteReport {
     for (String kind : t.faultKinds()) {
       h.element("h3", "Under " + kind);
       h.raw("<table><thead><tr><th>setting</th><th>variant</th><th>runs</th><th>node unusable</th>")
-          .raw("<th>unusable after (s)</th><th>first reaction after (s)</th><th>re-executions per run</th>")
+          .raw("<th>unusable after (s)</th><th>first reaction after (s)</th><th>map outputs re-run after (s)</th>")
+          .raw("<th>re-executions per run</th>")
           .raw("<th>finished maps re-run per run</th><th>reducers lost per run</th><th>failed jobs</th>")
           .raw("<th>job time (s)</th></tr></thead><tbody>\n");
       for (DetectionTradeoff.Point p : t.points(kind)) {
         h.raw("<tr>").element("td", p.setting()).element("td", p.variant()).raw(num(p.runs()))
             .raw("<td class=\"num\">" + p.nodeDeclaredUnusable() + " of " + p.runs() + "</td>")
-            .raw(spread(p.unusableAfterSeconds())).raw(spread(p.firstReactionSeconds()))
+            .raw(spread(p.unusableAfterSeconds(), p.runs())).raw(spread(p.firstReactionSeconds(), p.runs()))
+            .raw(spread(p.outputsRerunAfterSeconds(), p.runs()))
             .raw(num(p.reexecutionsPerRun(), "%.1f")).raw(num(p.finishedMapsRerunPerRun(), "%.1f"))
-            .raw(num(p.reducersLostPerRun(), "%.1f")).raw(num(p.failedJobs())).raw(spread(p.jobSeconds()))
+            .raw(num(p.reducersLostPerRun(), "%.1f")).raw(num(p.failedJobs())).raw(spread(p.jobSeconds(), p.runs()))
             .raw("</tr>\n");
       }
       h.raw("</tbody></table>\n");
@@ -224,13 +226,15 @@ public final class SuiteReport {
         + " [min, max] over the runs that had the event; with five runs a point, read differences of a few"
         + " seconds as noise. Unusable: the RM declared the node LOST (or otherwise unusable). Reaction: the"
         + " first attempt started on another node, after the fault, for a task the node had started (a"
-        + " re-run or a speculative backup). Reducers lost: reduce attempts that failed, or were killed"
+        + " re-run or a speculative backup); map outputs re-run: the first such attempt of a map the node had"
+        + " finished. 'in k': only k of the runs had the event. Reducers lost: reduce attempts that failed, or were killed"
         + " other than by losing a race to a sibling that had already succeeded.</p>\n");
   }
 
-  private static String spread(Distribution d) {
+  /** Median [min, max], and in how many of the runs when not all had the event. */
+  private static String spread(Distribution d, int runs) {
     return "<td class=\"num\">" + (d.n() == 0 ? "" : String.format(Locale.ROOT, "%.1f [%.1f, %.1f]",
-        d.median(), d.min(), d.max())) + "</td>";
+        d.median(), d.min(), d.max()) + (d.n() < runs ? " in " + d.n() : "")) + "</td>";
   }
 
   private static void runs(Html h, List<ReportRow> rows) {

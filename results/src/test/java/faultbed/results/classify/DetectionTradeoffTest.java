@@ -37,6 +37,7 @@ class DetectionTradeoffTest {
     assertEquals(20_500L, r.firstReactionMs(), "map 3 re-run on node 1 at 40.5 s");
     assertEquals(2, r.reexecutions(), "map 3 and reducer 1; reducer 0 never ran on node 3");
     assertEquals(1, r.finishedMapsRerun());
+    assertEquals(20_500L, r.outputsRerunAfterMs());
     assertEquals(1, r.reducersLost(), "reducer 1 killed with its node; reducer 0's original only lost a race");
   }
 
@@ -48,6 +49,7 @@ class DetectionTradeoffTest {
     DetectionTradeoff.RunReaction r = DetectionTradeoff.reaction(frozen);
     assertNull(r.unusableAfterMs());
     assertNull(r.firstReactionMs());
+    assertNull(r.outputsRerunAfterMs());
     assertEquals(0, r.reexecutions());
     assertEquals(0, r.reducersLost());
   }
