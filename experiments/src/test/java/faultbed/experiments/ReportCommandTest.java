@@ -34,6 +34,18 @@ class ReportCommandTest {
   }
 
   @Test
+  void aSweepOfDetectionSettingsAlsoPrintsItsTradeoff(@TempDir Path dir) throws Exception {
+    ReportTestRecords.thresholdSweep(dir);
+    assertEquals(0, faultbed("report", dir.toString()), err.toString());
+    String text = out.toString();
+    assertTrue(text.contains("under crash") && text.contains("under freeze"), text);
+    assertTrue(text.lines().anyMatch(l -> l.contains("expiry-6s-freeze") && l.contains("1 of 1")
+        && l.contains("6.8 [6.8, 6.8]")), "the frozen node declared LOST after 6.8 s:\n" + text);
+    assertTrue(text.contains("expiry-6s-crash: yarn.nm.liveness-monitor.expiry-interval-ms=6000"), text);
+    assertTrue(Files.readString(dir.resolve("report.html")).contains("Failure detection: reaction against cost"));
+  }
+
+  @Test
   void aFolderWithoutRecordsIsBadInputInOneLine(@TempDir Path dir) {
     assertEquals(2, faultbed("report", dir.toString()));
     assertEquals(1, err.toString().lines().count(), err.toString());

@@ -72,7 +72,7 @@ final class ReportCommand implements Callable<Integer> {
     out.println("settings:");
     t.points().stream().map(p -> "  " + p.variant() + ": " + p.setting()).forEach(out::println);
     out.println("(outputs re-run: first re-run of a map the node had finished; re-exec, maps, reduces: per run,"
-        + " re-executions of the node's tasks elsewhere, finished maps re-run, reducers lost; 'in k': only k runs"
+        + " re-executions of the node's tasks, finished maps re-run, reducers lost; 'in k': only k runs"
         + " had the event)");
   }
 

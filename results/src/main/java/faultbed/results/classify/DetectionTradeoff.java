@@ -95,11 +95,12 @@ public record DetectionTradeoff(List<Point> points) {
   }
 
   /**
-   * Reaction: the first attempt started elsewhere, after the fault, for a task the failed node had
-   * started (a re-run or a speculative backup). Outputs re-run: the first such attempt of a map the
-   * node had finished, the moment its lost output started to be recomputed. Finished maps re-run: maps done on the node before the
-   * fault and started again elsewhere. Reducers lost: reduce attempts that failed, or were killed
-   * other than by losing a race to a sibling that had already succeeded.
+   * Reaction: the first attempt started after the fault for a task the failed node had started (a
+   * re-run or a speculative backup, on any node: a frozen node comes back and may get the re-run).
+   * Outputs re-run: the first such attempt of a map the node had finished, when its lost output
+   * started to be recomputed. Finished maps re-run: maps done on the node before the fault and
+   * started again. Reducers lost: reduce attempts that failed, or were killed other than by losing a
+   * race to a sibling that had already succeeded.
    */
   static RunReaction reaction(RunRecord run) {
     FaultEvent f = failure(run).orElseThrow();
@@ -120,7 +121,7 @@ public record DetectionTradeoff(List<Point> points) {
         continue;
       }
       List<AttemptRecord> after = task.stream()
-          .filter(a -> !onNode(a, node) && a.startMs() != null && a.startMs() > t).toList();
+          .filter(a -> a.startMs() != null && a.startMs() > t).toList();
       reexecutions += after.size();
       for (AttemptRecord a : after) {
         first = first == null ? a.startMs() - t : Math.min(first, a.startMs() - t);

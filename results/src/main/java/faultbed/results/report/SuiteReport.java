@@ -223,12 +223,12 @@ public final class SuiteReport {
       h.raw("</tbody></table>\n");
     }
     h.raw("<p class=\"note\">Times are seconds after the fault (job time: after submission), as median"
-        + " [min, max] over the runs that had the event; with five runs a point, read differences of a few"
+        + " [min, max] over the runs that had the event; with few runs a point, read differences of a few"
         + " seconds as noise. Unusable: the RM declared the node LOST (or otherwise unusable). Reaction: the"
-        + " first attempt started on another node, after the fault, for a task the node had started (a"
-        + " re-run or a speculative backup); map outputs re-run: the first such attempt of a map the node had"
-        + " finished. 'in k': only k of the runs had the event. Reducers lost: reduce attempts that failed, or were killed"
-        + " other than by losing a race to a sibling that had already succeeded.</p>\n");
+        + " first attempt started after the fault for a task the node had started (a re-run or a speculative"
+        + " backup, on any node: a frozen node comes back); map outputs re-run: the first such attempt of a map"
+        + " the node had finished. 'in k': only k of the runs had the event. Reducers lost: reduce attempts"
+        + " that failed, or were killed other than by losing a race to a sibling that had already succeeded.</p>\n");
   }
 
   /** Median [min, max], and in how many of the runs when not all had the event. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,30 @@ class DetectionTradeoffTest {
     assertEquals(2.0, defaults.reexecutionsPerRun(), 1e-9);
     assertEquals(EXPIRY + "=6000", t.points("freeze").get(1).setting());
     assertEquals(0, defaults.failedJobs());
+  }
+
+  /** Four real runs of the threshold sweep (namespace backend, timers compressed 20 times), all at 9.1 s. */
+  @Test
+  void aShortExpiryDetectsTheCrashSoonerAndDeclaresTheFrozenNodeLostToo() {
+    DetectionTradeoff t = DetectionTradeoff.of(new RecordStore(DinuNgClassifierTest.fixtures("threshold-sweep")).readAll());
+    assertTrue(t.isSweep());
+    assertEquals(List.of("crash", "freeze"), t.faultKinds());
+    DetectionTradeoff.Point defaultsCrash = t.points("crash").get(0);
+    DetectionTradeoff.Point shortCrash = t.points("crash").get(1);
+    assertEquals("defaults", defaultsCrash.setting());
+    assertEquals(EXPIRY + "=6000", shortCrash.setting());
+    assertEquals(37.6, defaultsCrash.unusableAfterSeconds().median(), 0.05);
+    assertEquals(7.6, shortCrash.unusableAfterSeconds().median(), 0.05);
+    assertTrue(shortCrash.jobSeconds().median() < defaultsCrash.jobSeconds().median());
+
+    DetectionTradeoff.Point defaultsFreeze = t.points("freeze").get(0);
+    DetectionTradeoff.Point shortFreeze = t.points("freeze").get(1);
+    assertEquals(0, defaultsFreeze.nodeDeclaredUnusable(), "8 s of silence is within the 30 s expiry");
+    assertEquals(0.0, defaultsFreeze.reexecutionsPerRun());
+    assertEquals(1, shortFreeze.nodeDeclaredUnusable(), "but not within 6 s");
+    assertEquals(6.8, shortFreeze.unusableAfterSeconds().median(), 0.05);
+    assertEquals(2.0, shortFreeze.reexecutionsPerRun(), "the frozen node's two running maps were run again");
+    assertTrue(shortFreeze.jobSeconds().median() > defaultsFreeze.jobSeconds().median());
   }
 
   @Test
