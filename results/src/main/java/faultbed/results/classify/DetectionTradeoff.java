@@ -26,19 +26,22 @@ import java.util.stream.Collectors;
  * suite's variants, so a crash and a freeze variant with the same overrides line up on one row.
  */
 public record DetectionTradeoff(List<Point> points) {
+  public DetectionTradeoff {
+    points = List.copyOf(points);
+  }
 
   /** One variant: its setting, its fault kind and its runs' reactions and costs. */
   public record Point(String variant, String setting, String faultKind, int runs, int failedJobs,
       int nodeDeclaredUnusable, Distribution unusableAfterSeconds, Distribution firstReactionSeconds,
-      Distribution outputsRerunAfterSeconds, double reexecutionsPerRun, double finishedMapsRerunPerRun, double reducersLostPerRun,
-      Distribution jobSeconds) {}
+      Distribution outputsRerunAfterSeconds, double reexecutionsPerRun, double finishedMapsRerunPerRun,
+      double reducersLostPerRun, Distribution jobSeconds) {}
 
   /** What one run shows; null fields when the run had no such event. */
   record RunReaction(Long unusableAfterMs, Long firstReactionMs, Long outputsRerunAfterMs, int reexecutions,
       int finishedMapsRerun, int reducersLost) {}
 
   private static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
-  /** Set per run by the harness or time compression alike in every variant; never a sweep axis. */
+  /** The setting of variants that override nothing the others set. */
   private static final String DEFAULTS = "defaults";
 
   /** Every variant whose runs took a node down (crash, stop, blackhole, freeze), in the order they ran. */
