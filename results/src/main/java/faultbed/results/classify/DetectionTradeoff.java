@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -40,7 +39,6 @@ public record DetectionTradeoff(List<Point> points) {
   record RunReaction(Long unusableAfterMs, Long firstReactionMs, Long outputsRerunAfterMs, int reexecutions,
       int finishedMapsRerun, int reducersLost) {}
 
-  private static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
   /** The setting of variants that override nothing the others set. */
   private static final String DEFAULTS = "defaults";
 
@@ -110,7 +108,7 @@ public record DetectionTradeoff(List<Point> points) {
     long t = f.injectedMs();
     int node = f.node();
     Long unusable = run.nodeTransitions().stream()
-        .filter(tr -> tr.node() == node && tr.atMs() >= t && UNUSABLE.contains(tr.to()))
+        .filter(tr -> tr.node() == node && tr.atMs() >= t && DinuNgClassifier.UNUSABLE.contains(tr.to()))
         .map(NodeTransition::atMs).min(Comparator.naturalOrder()).map(at -> at - t).orElse(null);
     Map<String, List<AttemptRecord>> byTask = run.attempts().stream()
         .collect(Collectors.groupingBy(AttemptRecord::taskId, TreeMap::new, Collectors.toList()));

@@ -33,7 +33,8 @@ public final class DinuNgClassifier {
   /** How a reducer that killed itself over shuffle failures reports it (ShuffleSchedulerImpl, Shuffle). */
   private static final Pattern SHUFFLE_DEATH = Pattern.compile(
       "MAX_FAILED_UNIQUE_FETCHES|error in shuffle|ShuffleError|failures downloading");
-  private static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
+  /** Node states in which the RM gives the node no work. */
+  static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
   /** Fault kinds that take a node down for the RM and its peers; slow-downs and network shaping do not. */
   static final List<String> NODE_FAILURES = List.of("crash", "stop", "blackhole", "freeze");
 
