@@ -68,13 +68,7 @@ final class Charts {
     JFreeChart chart = ChartFactory.createScatterPlot("Job time against failure time, by Dinu-Ng group",
         "failure injected (s after submission)", "job completion time (s)", data, PlotOrientation.VERTICAL,
         true, false, false);
-    XYPlot plot = style(chart).getXYPlot();
-    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(false, true);
-    for (int i = 0; i < colours.size(); i++) {
-      renderer.setSeriesPaint(i, colours.get(i));
-      renderer.setSeriesShape(i, new Ellipse2D.Double(-5, -5, 10, 10));
-    }
-    plot.setRenderer(renderer);
+    XYPlot plot = dots(style(chart).getXYPlot(), colours, 10);
     includeZero(plot);
     if (faultFreeMedianSeconds != null) {
       ValueMarker m = new ValueMarker(faultFreeMedianSeconds, new Color(0x555555),
@@ -109,13 +103,11 @@ final class Charts {
     JFreeChart chart = ChartFactory.createScatterPlot("Job time under a " + crash + " against under a " + freeze
         + ", per setting", "median job time under the " + crash + " (s)", "median job time under the " + freeze + " (s)",
         data, PlotOrientation.VERTICAL, true, false, false);
-    XYPlot plot = style(chart).getXYPlot();
-    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(false, true);
+    List<Color> colours = new ArrayList<>();
     for (int i = 0; i < data.getSeriesCount(); i++) {
-      renderer.setSeriesPaint(i, Palette.variant(i));
-      renderer.setSeriesShape(i, new Ellipse2D.Double(-6, -6, 12, 12));
+      colours.add(Palette.variant(i));
     }
-    plot.setRenderer(renderer);
+    XYPlot plot = dots(style(chart).getXYPlot(), colours, 12);
     // not from zero: the differences between settings are a few seconds on a job of tens
     ((NumberAxis) plot.getDomainAxis()).setAutoRangeIncludesZero(false);
     ((NumberAxis) plot.getRangeAxis()).setAutoRangeIncludesZero(false);
@@ -215,6 +207,17 @@ final class Charts {
       cat.setRangeGridlinePaint(GRID);
     }
     return chart;
+  }
+
+  /** Points only, series i drawn as a dot of {@code colours.get(i)}. */
+  private static XYPlot dots(XYPlot plot, List<Color> colours, double size) {
+    XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(false, true);
+    for (int i = 0; i < colours.size(); i++) {
+      renderer.setSeriesPaint(i, colours.get(i));
+      renderer.setSeriesShape(i, new Ellipse2D.Double(-size / 2, -size / 2, size, size));
+    }
+    plot.setRenderer(renderer);
+    return plot;
   }
 
   private static void includeZero(XYPlot plot) {
