@@ -52,8 +52,14 @@ final class Charts {
 
   private Charts() {}
 
-  /** Seed 003's Figure 2: job completion time against failure time, one colour per group. */
-  static String jobTimeAgainstFailureTime(List<Classification> runs, Double faultFreeMedianSeconds) {
+  /** Seed 003's Figure 2: job completion time against failure time, one colour per group; {@code of}: whose runs, or "". */
+  static String jobTimeAgainstFailureTime(String id, String of, List<Classification> runs, Double faultFreeMedianSeconds) {
+    return jobTimeAgainstFailureTime(id, of, runs, faultFreeMedianSeconds, runs);
+  }
+
+  /** As above, with both axes spanning {@code scale}'s runs, so charts of parts of one suite compare by eye. */
+  static String jobTimeAgainstFailureTime(String id, String of, List<Classification> runs, Double faultFreeMedianSeconds,
+      List<Classification> scale) {
     XYSeriesCollection data = new XYSeriesCollection();
     List<Color> colours = new ArrayList<>();
     for (DinuNgGroup g : DinuNgGroup.values()) {
@@ -65,11 +71,20 @@ final class Charts {
         colours.add(Palette.group(g));
       }
     }
-    JFreeChart chart = ChartFactory.createScatterPlot("Job time against failure time, by Dinu-Ng group",
+    JFreeChart chart = ChartFactory.createScatterPlot("Job time against failure time, by Dinu-Ng group"
+        + (of.isEmpty() ? "" : ": " + of),
         "failure injected (s after submission)", "job completion time (s)", data, PlotOrientation.VERTICAL,
         true, false, false);
     XYPlot plot = dots(style(chart).getXYPlot(), colours, 10);
     includeZero(plot);
+    if (scale != runs) {
+      double x = scale.stream().filter(c -> c.failureMs() != null).mapToLong(Classification::failureMs).max().orElse(0);
+      double y = scale.stream().filter(c -> c.jobMs() != null).mapToLong(Classification::jobMs).max().orElse(0);
+      if (x > 0 && y > 0) {
+        plot.getDomainAxis().setRange(0, x / 1000.0 * 1.05);
+        plot.getRangeAxis().setRange(0, y / 1000.0 * 1.05);
+      }
+    }
     if (faultFreeMedianSeconds != null) {
       ValueMarker m = new ValueMarker(faultFreeMedianSeconds, new Color(0x555555),
           new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1, new float[] {6, 4}, 0));
@@ -79,7 +94,7 @@ final class Charts {
       m.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
       plot.addRangeMarker(m);
     }
-    return svg(chart, "figure2");
+    return svg(chart, id);
   }
 
   /**

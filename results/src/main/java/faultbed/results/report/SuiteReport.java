@@ -7,6 +7,7 @@ import faultbed.results.RunRecord;
 import faultbed.results.SuiteSummary;
 import faultbed.results.classify.Classification;
 import faultbed.results.classify.DetectionTradeoff;
+import faultbed.results.classify.DinuNgComparison;
 import faultbed.results.classify.DinuNgClassifier;
 import faultbed.results.classify.DinuNgGroup;
 import faultbed.results.stats.Bootstrap;
@@ -81,7 +82,23 @@ public final class SuiteReport {
     h.element("h2", "Job time against failure time");
     h.raw("<p>As Figure 2 of Dinu and Ng: each faulty run at the time its fault was injected, coloured by"
         + " the mechanism that decided its fate (groups below).</p>\n");
-    figure(h, Charts.jobTimeAgainstFailureTime(classes, faultFree.length == 0 ? null : Bootstrap.median(faultFree)));
+    Double faultFreeMedian = faultFree.length == 0 ? null : Bootstrap.median(faultFree);
+    DetectionTradeoff tradeoff = DetectionTradeoff.of(records);
+    // a sweep's variants are settings, compared in their own section; a reproduction's are the paper's figures
+    DinuNgComparison beside = tradeoff.isSweep() ? DinuNgComparison.of(List.of()) : DinuNgComparison.of(records);
+    if (beside.columns().size() < 2) {
+      figure(h, Charts.jobTimeAgainstFailureTime("figure2", "", classes, faultFreeMedian));
+    } else {
+      // as the paper's Figures 2, 4 and 6: one chart per kind of failure run, on shared axes
+      for (int i = 0; i < beside.columns().size(); i++) {
+        String variant = beside.columns().get(i).variant();
+        figure(h, Charts.jobTimeAgainstFailureTime("figure2-" + i, variant,
+            classes.stream().filter(c -> variant.equals(c.variant())).toList(), faultFreeMedian, classes));
+      }
+    }
+    if (!beside.isEmpty()) {
+      besideSeed003(h, beside);
+    }
 
     h.element("h2", "Distributions");
     figure(h, Charts.ecdf(times));
@@ -93,7 +110,6 @@ public final class SuiteReport {
     h.element("h2", "Failure groups");
     groups(h, classes);
 
-    DetectionTradeoff tradeoff = DetectionTradeoff.of(records);
     if (tradeoff.isSweep()) {
       h.element("h2", "Failure detection: reaction against cost");
       tradeoff(h, tradeoff);
@@ -195,6 +211,47 @@ public final class SuiteReport {
     h.raw("</tbody></table>\n<p>Where Hadoop 3 differs from the paper's Hadoop 0.21:</p><ul>");
     DinuNgGroup.HADOOP3_DIFFERENCES.forEach(d -> h.element("li", d));
     h.raw("</ul>\n");
+  }
+
+  /** The suite's failure runs beside seed 003's figures, in seconds and in multiples of the fault-free time. */
+  private static void besideSeed003(Html h, DinuNgComparison c) {
+    DinuNgComparison.Paper p = DinuNgComparison.PAPER;
+    Distribution ff = c.faultFreeSeconds();
+    h.raw("<table><thead><tr><th></th><th>Dinu and Ng (Hadoop 0.21, 14 nodes)</th>");
+    c.columns().forEach(col -> h.element("th", col.variant()));
+    h.raw("</tr></thead><tbody>\n");
+    row(h, "runs with a node failure", Integer.toString(p.runs()), c, col -> Integer.toString(col.runs()));
+    row(h, "fault-free job time", fmt("%.0f s", p.faultFreeSeconds()), c, col -> ff.n() == 0 ? ""
+        : fmt("%.1f s (median of %d)", ff.median(), ff.n()));
+    row(h, "node expiry", fmt("%.0f s (%.1f x fault-free)", p.expirySeconds(), p.expiryMultiple()), c,
+        col -> fmt("%.1f s (%.2f x fault-free)", col.expirySeconds(), col.expiryMultiple(ff))
+            + (col.timeScale() == 1 ? "" : ", timers x " + col.timeScale()));
+    row(h, "job time under failure", fmt("%.0f to about %.0f s", p.faultFreeSeconds(), p.maxJobSeconds()), c,
+        col -> col.jobSeconds().n() == 0 ? "" : fmt("%.1f to %.1f s, median %.1f", col.jobSeconds().min(),
+            col.jobSeconds().max(), col.jobSeconds().median()));
+    row(h, "slowest run", fmt("%.1f x fault-free", p.slowestMultiple()), c,
+        col -> Double.isNaN(col.slowestMultiple(ff)) ? "" : fmt("%.2f x fault-free", col.slowestMultiple(ff)));
+    row(h, "failed jobs", fmt("%d of %d", p.failedJobs(), p.runs()), c,
+        col -> fmt("%d of %d", col.failedJobs(), col.runs()));
+    row(h, "groups", p.groups(), c, col -> String.join(", ", col.groups().entrySet().stream()
+        .map(e -> e.getKey().label() + " " + e.getValue()).toList()));
+    row(h, "runs that redid work: waited for node expiry", p.expiryWaits(), c,
+        col -> fmt("%d of %d", col.waitedForExpiry(), col.impacted()));
+    h.raw("</tbody></table>\n<p class=\"note\">The paper's column is from its text (Figure 2, 200 runs of a 220 s"
+        + " Sort, one TaskTracker killed at a uniform time; section 4 for filtered RSTs, 56 reducers). Slowest run"
+        + " and expiry as multiples of the fault-free time put the two scales side by side: how far a run can"
+        + " stretch is bounded by how long the expiry is against the job.</p>\n");
+  }
+
+  private static void row(Html h, String label, String paper, DinuNgComparison c,
+      java.util.function.Function<DinuNgComparison.Column, String> cell) {
+    h.raw("<tr>").element("td", label).element("td", paper);
+    c.columns().forEach(col -> h.element("td", cell.apply(col)));
+    h.raw("</tr>\n");
+  }
+
+  private static String fmt(String format, Object... args) {
+    return String.format(Locale.ROOT, format, args);
   }
 
   private static void tradeoff(Html h, DetectionTradeoff t) {

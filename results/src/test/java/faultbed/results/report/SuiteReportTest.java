@@ -65,6 +65,55 @@ class SuiteReportTest {
     assertTrue(text.contains("[45.2, 50.3]"), "median interval of the crash variant");
   }
 
+  /**
+   * A reproduction (variants that differ in their faults, not in Hadoop settings) gets one Figure 2
+   * per failure variant, as the paper's Figures 2, 4 and 6, and a table setting them beside the paper's.
+   */
+  @Test
+  void aReproductionSetsEachFailureVariantBesideSeed003(@TempDir Path dir) throws Exception {
+    Path quickstart = Path.of(SuiteReportTest.class.getResource("/records/quickstart").toURI());
+    for (String f : List.of("baseline-000.json", "crash-000.json", "crash-001.json", "crash-002.json")) {
+      Files.copy(quickstart.resolve(f), dir.resolve(f));
+    }
+    // the fourth crash as a variant of its own, as crash-no-rst is beside crash in dinu-ng.json
+    Files.writeString(dir.resolve("crash-no-rst-000.json"), Files.readString(quickstart.resolve("crash-003.json"))
+        .replace("\"variant\": \"crash\"", "\"variant\": \"crash-no-rst\""));
+    Document doc = parse(Files.readString(SuiteReport.write(dir).html()));
+
+    NodeList svgs = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg");
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < svgs.getLength(); i++) {
+      ids.add(((Element) svgs.item(i)).getAttribute("id"));
+    }
+    assertEquals(List.of("figure2-0", "figure2-1", "ecdf", "boxes", "speculative", "wasted"), ids);
+
+    assertEquals(List.of("", "Dinu and Ng (Hadoop 0.21, 14 nodes)", "crash", "crash-no-rst"), row(doc, "th", ""));
+    assertEquals(List.of("runs with a node failure", "200", "3", "1"), row(doc, "td", "runs with a node failure"));
+    assertEquals(List.of("failed jobs", "7 of 200", "0 of 3", "0 of 1"), row(doc, "td", "failed jobs"));
+    assertEquals(List.of("groups", "G1 to G7, and G8 (the failed jobs)", "G6 3", "G6 1"), row(doc, "td", "groups"));
+    assertEquals(List.of("3 of 3", "1 of 1"), row(doc, "td", "runs that redid work: waited for node expiry").subList(2, 4),
+        "the quickstart's crashes waited for the expiry to re-run their running maps");
+    assertEquals("20.2 s (median of 1)", row(doc, "td", "fault-free job time").get(2));
+    assertTrue(row(doc, "td", "node expiry").get(2).startsWith("20.0 s (0.99 x fault-free)"),
+        row(doc, "td", "node expiry").toString());
+  }
+
+  /** The cells of the first table row whose first cell (a {@code cell} element) reads {@code label}. */
+  private static List<String> row(Document doc, String cell, String label) {
+    NodeList rows = doc.getElementsByTagName("tr");
+    for (int i = 0; i < rows.getLength(); i++) {
+      NodeList cells = ((Element) rows.item(i)).getElementsByTagName(cell);
+      if (cells.getLength() > 0 && cells.item(0).getTextContent().equals(label)) {
+        List<String> out = new ArrayList<>();
+        for (int j = 0; j < cells.getLength(); j++) {
+          out.add(cells.item(j).getTextContent());
+        }
+        return out;
+      }
+    }
+    throw new AssertionError("no row " + label);
+  }
+
   @Test
   void csvHasOneRowPerRunWithItsGroup(@TempDir Path dir) throws Exception {
     SuiteReport.Written w = SuiteReport.write(ReportFixtures.suite(dir));
