@@ -154,6 +154,11 @@ public final class MiniCluster implements Cluster {
     Configuration conf = new PinnedConfiguration(pins);
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, workDir.resolve("dfs").toString());
     conf.setInt("dfs.replication", 1); // a crash here takes no DataNode with it
+    // Every NodeManager here is "localhost" and the AM blacklists hosts, not nodes
+    // (RMContainerRequestor): three failed attempts anywhere would blacklist the whole cluster
+    // until a node is LOST. Off, as if each dead node were a machine of its own; a scenario may
+    // turn it back on.
+    conf.setBoolean("yarn.app.mapreduce.am.job.node-blacklisting.enable", false);
     faultbed.harness.ClusterDefaults.apply(conf, spec, workDir);
     return conf;
   }

@@ -75,6 +75,8 @@ public final class RunExecutor {
       "mapreduce.job.speculative.retry-after-no-speculate",
       "mapreduce.job.speculative.retry-after-speculate",
       "mapreduce.job.reduce.slowstart.completedmaps",
+      "yarn.app.mapreduce.am.job.node-blacklisting.enable",
+      "mapreduce.job.reducer.unconditional-preempt.delay.sec",
       "mapreduce.map.memory.mb",
       "mapreduce.reduce.memory.mb",
       "yarn.app.mapreduce.am.resource.mb",

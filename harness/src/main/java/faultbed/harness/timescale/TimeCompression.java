@@ -24,10 +24,26 @@ import java.util.jar.Manifest;
  */
 public final class TimeCompression {
 
-  /** A configurable timer: its key, Hadoop's default, the floor it is never scaled below, and why it matters. */
-  public record Timer(String key, long defaultMs, long floorMs, String what) {
+  /**
+   * A configurable timer: its key, Hadoop's default, the floor it is never scaled below, why it
+   * matters, and whether its key counts seconds rather than milliseconds.
+   */
+  public record Timer(String key, long defaultMs, long floorMs, String what, boolean inSeconds) {
+    Timer(String key, long defaultMs, long floorMs, String what) {
+      this(key, defaultMs, floorMs, what, false);
+    }
+
     long scaled(double scale) {
       return Math.max(floorMs, Math.round(defaultMs * scale));
+    }
+
+    /** A duration as the key's value, in the key's own unit. */
+    String value(long ms) {
+      return Long.toString(inSeconds ? Math.max(1, Math.round(ms / 1000.0)) : ms);
+    }
+
+    String unit() {
+      return inSeconds ? " s" : " ms";
     }
   }
 
@@ -56,7 +72,9 @@ public final class TimeCompression {
       new Timer("mapreduce.reduce.shuffle.fetch.retry.timeout-ms", 180_000, 1_000,
           "fetch retry timeout (NodeManager-restart recovery only)"),
       new Timer("mapreduce.job.speculative.retry-after-no-speculate", 1_000, 100, "speculator scan interval"),
-      new Timer("mapreduce.job.speculative.retry-after-speculate", 15_000, 100, "speculator pause after a launch"));
+      new Timer("mapreduce.job.speculative.retry-after-speculate", 15_000, 100, "speculator pause after a launch"),
+      new Timer("mapreduce.job.reducer.unconditional-preempt.delay.sec", 300_000, 1_000,
+          "a map waiting this long for a container makes the AM preempt a reducer, whatever the headroom", true));
 
   /** What keeps its real duration whatever the scale, and why. */
   public static final List<String> UNSCALED = List.of(
@@ -90,7 +108,7 @@ public final class TimeCompression {
     }
     for (Timer t : TIMERS) {
       if (!explicit.containsKey(t.key())) {
-        out.put(t.key(), Long.toString(t.scaled(scale)));
+        out.put(t.key(), t.value(t.scaled(scale)));
       }
     }
     return out;
@@ -131,18 +149,19 @@ public final class TimeCompression {
       String v = inForce.apply(t.key());
       long scaled = t.scaled(scale);
       String how;
+      String byDefault = t.value(t.defaultMs());
       if (v == null) {
-        how = "default " + t.defaultMs() + " ms";
-        v = Long.toString(t.defaultMs());
-      } else if (active() && v.equals(Long.toString(scaled))) {
-        how = scaled == Math.round(t.defaultMs() * scale) ? "scaled from " + t.defaultMs()
-            : "floor (" + t.defaultMs() + " x " + scale + " is below it)";
-      } else if (v.equals(Long.toString(t.defaultMs()))) {
+        how = "default " + byDefault + t.unit();
+        v = byDefault;
+      } else if (active() && v.equals(t.value(scaled))) {
+        how = scaled == Math.round(t.defaultMs() * scale) ? "scaled from " + byDefault
+            : "floor (" + byDefault + " x " + scale + " is below it)";
+      } else if (v.equals(byDefault)) {
         how = "default";
       } else {
         how = "set by the scenario";
       }
-      out.put(t.key(), v + " ms (" + how + ")");
+      out.put(t.key(), v + t.unit() + " (" + how + ")");
     }
     for (TimeScaleAgent.HardCoded h : TimeScaleAgent.REWRITES) {
       String name = h.className().substring(h.className().lastIndexOf('.') + 1) + "." + h.method();

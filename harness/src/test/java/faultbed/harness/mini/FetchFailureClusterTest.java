@@ -12,7 +12,9 @@ import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workloads;
 import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.FetchFailureReport;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,12 +31,9 @@ import org.junit.jupiter.api.Test;
 class FetchFailureClusterTest {
   @Test
   void refusedFetchesAreReportedAndTheLostMapsReRunBeforeExpiry(MiniCluster cluster, Recorder recorder) {
-    RunRecord run = recorder.save(cluster.run(Workloads.sort(24L << 20).withMaps(6).withReduces(2),
-        Timeline.when(JobEvent.mapsCompleted(6)).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
+    RunRecord run = crashOutputHolderOnceMapsAreDone(cluster, recorder, 24L << 20, 6);
     RunRecord.FaultEvent crash = run.faults().get(0);
-    assertNotNull(crash.injectedMs(), run.notes().toString());
     int victim = crash.node();
-    assertTrue(run.job().succeeded(), run.job().toString());
 
     assertFalse(run.fetchFailures().isEmpty(), "reducers reported fetch failures");
     for (FetchFailureReport f : run.fetchFailures()) {
@@ -52,5 +51,37 @@ class FetchFailureClusterTest {
     assertTrue(rerunDone - crash.injectedMs() < 60_000, "re-run " + (rerunDone - crash.injectedMs()) + " ms after the crash");
     assertTrue(run.node(victim).lostAt().isEmpty() || run.node(victim).lostAt().get() > rerunDone,
         "recovery came from fetch-failure reports, not node expiry");
+  }
+
+  /**
+   * Three failed attempts make the AM blacklist their host, and every NodeManager here is
+   * "localhost": unguarded, the whole cluster would take no container until the dead node is LOST
+   * and the blacklisted share reaches a third. A node holding three or more outputs must still
+   * have them re-run from the reports, as on a cluster of separate machines.
+   */
+  @Test
+  void threeLostOutputsDoNotBlacklistTheWholeCluster(MiniCluster cluster, Recorder recorder) {
+    RunRecord run = crashOutputHolderOnceMapsAreDone(cluster, recorder, 32L << 20, 16);
+    int victim = run.faults().get(0).node();
+    List<AttemptRecord> declaredFaulty = run.attempts().stream()
+        .filter(a -> a.type().equals("MAP") && "FAILED".equals(a.state()))
+        .filter(a -> a.error() != null && a.error().contains("Too many fetch failures")).toList();
+    assertTrue(declaredFaulty.size() >= 3, "the crash should cost three or more map outputs: " + run.attempts());
+    long lost = run.node(victim).lostAt().orElse(Long.MAX_VALUE);
+    for (AttemptRecord failed : declaredFaulty) {
+      long rerun = run.attempts().stream().filter(a -> a.taskId().equals(failed.taskId()) && a.attempt() > failed.attempt() && a.startMs() != null)
+          .mapToLong(AttemptRecord::startMs).min().orElseThrow(() -> new AssertionError("no re-run of " + failed));
+      assertTrue(rerun < lost, failed.taskId() + " re-ran at " + rerun + " ms, node LOST at " + lost + " ms");
+    }
+  }
+
+  /** A Sort with two reducers; the crash hits a node holding map outputs as the last map finishes. */
+  private static RunRecord crashOutputHolderOnceMapsAreDone(MiniCluster cluster, Recorder recorder, long bytes, int maps) {
+    RunRecord run = recorder.save(cluster.run(Workloads.sort(bytes).withMaps(maps).withReduces(2),
+        Timeline.when(JobEvent.mapsCompleted(maps))
+            .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
+    assertNotNull(run.faults().get(0).injectedMs(), run.notes().toString());
+    assertTrue(run.job().succeeded(), run.job().toString());
+    return run;
   }
 }

@@ -43,6 +43,11 @@ class TimeCompressionClusterTest {
     assertEquals(SCALE, r.timeScale().factor());
     assertEquals("60000 ms (scaled from 600000)", r.timeScale().timers().get("yarn.nm.liveness-monitor.expiry-interval-ms"));
     assertEquals("18000", r.hadoop().get("mapreduce.reduce.shuffle.connect.timeout"));
+    // a key that counts seconds is scaled in seconds
+    assertEquals("30 s (scaled from 300)",
+        r.timeScale().timers().get("mapreduce.job.reducer.unconditional-preempt.delay.sec"));
+    assertEquals("30", r.hadoop().get("mapreduce.job.reducer.unconditional-preempt.delay.sec"));
+    assertEquals("false", r.hadoop().get("yarn.app.mapreduce.am.job.node-blacklisting.enable"));
     assertTrue(r.timeScale().timers().get("ShuffleSchedulerImpl.copyFailed").startsWith("1000 ms (agent"),
         r.timeScale().timers().toString());
     assertFalse(r.timeScale().unscaled().isEmpty());
