@@ -49,7 +49,12 @@ public enum DinuNgGroup {
       "When a node is declared LOST the AM re-runs every map that succeeded there while reducers are"
           + " unfinished, whether or not all reducers had fetched its output.",
       "A dead NodeManager's running containers are released only after the AM's clean-up call gives up"
-          + " (yarn.client.nodemanager-connect.max-wait-ms), which adds to every expiry-bound recovery.");
+          + " (yarn.client.nodemanager-connect.max-wait-ms), which adds to every expiry-bound recovery.",
+      "Maps and reducers share the nodes' containers (0.21 had separate slots). When the lost outputs"
+          + " need re-running and reducers hold every container, the AM preempts a reducer only once no"
+          + " map is assigned (RMContainerAllocator.preemptReducesIfNeeded), and a map that was running on"
+          + " the dead node stays assigned until the node is LOST: with many reducers, re-runs wait for"
+          + " the expiry whatever mapreduce.job.reducer.unconditional-preempt.delay.sec says.");
 
   private final String label;
   private final String paperMeaning;
