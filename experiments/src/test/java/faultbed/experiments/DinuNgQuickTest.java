@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import faultbed.experiments.cli.FaultbedCli;
-import faultbed.faults.KernelBackend;
+import faultbed.faults.Capability;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import java.io.IOException;
@@ -28,7 +28,7 @@ class DinuNgQuickTest {
 
   @Test
   void quickReproductionFindsTheBaselinesGroups() throws IOException {
-    assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
+    assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
     if (Files.exists(OUT)) {
       try (Stream<Path> walk = Files.walk(OUT)) {
         walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

@@ -3,11 +3,9 @@ package faultbed.experiments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import faultbed.experiments.cli.FaultbedCli;
 import faultbed.faults.Cgroup;
-import faultbed.faults.KernelBackend;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -18,10 +16,8 @@ import org.junit.jupiter.api.Test;
 class DoctorTest {
   @Test
   void doctorListsThenFixesAnUnclaimedGroupWithAProcessInIt() throws Exception {
-    assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
     Cgroup node = Cgroup.of("h999999999-doctor/node-0").create();
-    Process sleeper = new ProcessBuilder("sh", "-c",
-        "echo $$ > " + node.procsFiles().get(0) + "; exec sleep 300").start();
+    Process sleeper = node.spawn(java.util.List.of("sleep", "300"));
     Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !node.pids().isEmpty());
 
     var listing = capture("doctor");

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import faultbed.faults.Cgroup;
-import faultbed.faults.KernelBackend;
+import faultbed.faults.Capability;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.mini.MiniCluster;
 import java.io.IOException;
@@ -82,7 +82,7 @@ class HarnessKilledMidRunTest {
 
   /** Runs a scenario in a child harness, SIGKILLs it mid-run, starts a mini cluster; returns the dead owner's prefix. */
   private static String killMidRunThenStartAgain(Path dir, String backend) throws Exception {
-    assumeTrue(KernelBackend.problems().isEmpty(), () -> "kernel backend unavailable: " + KernelBackend.problems());
+    assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
     Path scenario = dir.resolve("killed.json");
     Files.writeString(scenario, SCENARIO);
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

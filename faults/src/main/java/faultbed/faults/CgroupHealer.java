@@ -2,9 +2,11 @@ package faultbed.faults;
 
 import java.util.Set;
 
-/** Kills every process left in a faultbed cgroup, then removes the group. */
+/** Kills every process left in a faultbed group, thaws and removes it from every hierarchy. */
 final class CgroupHealer implements Healer {
   static final String KIND = "cgroup";
+  /** Detail key: the v2 cgroup the group was made under, which differs between delegated scopes. */
+  static final String V2_ROOT = "v2root";
 
   @Override
   public String kind() {
@@ -13,8 +15,8 @@ final class CgroupHealer implements Healer {
 
   @Override
   public String heal(LedgerEntry entry) {
-    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), entry.id());
-    if (!group.exists()) {
+    Cgroup group = Cgroup.recorded(entry.id(), entry.detail().get(V2_ROOT));
+    if (!group.existsAnywhere()) {
       return null;
     }
     Set<Long> killed = group.destroy();

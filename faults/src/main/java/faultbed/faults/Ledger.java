@@ -231,7 +231,7 @@ public final class Ledger implements AutoCloseable {
 
   private static String describe(LedgerEntry e) {
     if (e.kind().equals(CgroupHealer.KIND)) {
-      return " with " + Cgroup.ofFullPath(Cgroup.defaultRoot(), e.id()).pids().size() + " process(es)";
+      return " with " + Cgroup.recorded(e.id(), e.detail().get(CgroupHealer.V2_ROOT)).pids().size() + " process(es)";
     }
     return "";
   }

@@ -12,6 +12,8 @@ public record LedgerEntry(String kind, String id, String runId, Map<String, Stri
   }
 
   public static LedgerEntry cgroup(Cgroup group, String runId) {
-    return new LedgerEntry(CgroupHealer.KIND, group.path(), runId, Map.of());
+    String v2Root = group.v2Root();
+    return new LedgerEntry(CgroupHealer.KIND, group.path(), runId,
+        v2Root == null ? Map.of() : Map.of(CgroupHealer.V2_ROOT, v2Root));
   }
 }

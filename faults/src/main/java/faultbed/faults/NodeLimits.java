@@ -28,51 +28,50 @@ public final class NodeLimits {
       if (cpuCores <= 0) {
         throw new IllegalArgumentException("cpu: expected a positive number of cores, got " + cpuCores);
       }
-      long period = Long.parseLong(node.get("cpu", "cpu.cfs_period_us"));
-      node.set("cpu", "cpu.cfs_quota_us", Long.toString(Math.max(1000, Math.round(cpuCores * period))));
-      undo.add(() -> setQuietly(node, "cpu", "cpu.cfs_quota_us", "-1"));
+      node.limitCpu(cpuCores);
+      undo.add(() -> whileExists(node, () -> node.limitCpu(null)));
     }
-    Set<String> devices = (readBytesPerSecond != null || writeBytesPerSecond != null) ? devicesOf(dirs) : Set.of();
-    // v1 throttles are not hierarchical: set them on every group of the node (new ones inherit them)
-    for (String dev : devices) {
-      if (readBytesPerSecond != null) {
-        throttle(node, "blkio.throttle.read_bps_device", dev, readBytesPerSecond, undo);
-      }
-      if (writeBytesPerSecond != null) {
-        throttle(node, "blkio.throttle.write_bps_device", dev, writeBytesPerSecond, undo);
+    if (readBytesPerSecond != null || writeBytesPerSecond != null) {
+      for (String dev : devicesOf(dirs)) {
+        node.throttleIo(dev, readBytesPerSecond, writeBytesPerSecond);
+        undo.add(() -> whileExists(node, () -> node.throttleIo(dev, null, null)));
       }
     }
     return Installed.all(undo);
   }
 
-  /** major:minor of the whole disks under these folders (throttles apply to disks, not partitions). */
-  static Set<String> devicesOf(List<Path> dirs) {
+  /**
+   * major:minor of the whole disks that hold these folders (throttles apply to disks, not
+   * partitions), found from each folder's mount: its device number, or for file systems that show
+   * an anonymous one (btrfs), the device they were mounted from.
+   */
+  public static Set<String> devicesOf(List<Path> dirs) {
     Set<String> devices = new LinkedHashSet<>();
     for (Path d : dirs) {
-      String majMin = Shell.check(List.of("findmnt", "-n", "-o", "MAJ:MIN", "--target", d.toString())).trim();
-      Path sys = Path.of("/sys/dev/block", majMin);
+      String[] mount = Shell.check(List.of("findmnt", "-n", "-o", "MAJ:MIN,FSTYPE,SOURCE", "--target", d.toString()))
+          .trim().split("\\s+", 3);
+      Path sys = Path.of("/sys/dev/block", mount[0]);
       try {
-        if (Files.exists(sys.resolve("partition"))) {
-          majMin = Files.readString(sys.toRealPath().getParent().resolve("dev")).trim();
+        if (!Files.exists(sys) && mount.length == 3 && mount[2].startsWith("/dev/")) {
+          Path source = Path.of(mount[2].replaceFirst("\\[.*$", "")).toRealPath();
+          sys = Path.of("/sys/class/block", source.getFileName().toString()).toRealPath();
         }
+        if (!Files.exists(sys)) {
+          throw new PreconditionFailed("disk throttle: " + d + " is on " + mount[1] + ", which has no disk to"
+              + " throttle; put faultbed's working folder on a disk (faultbed.work.dir)");
+        }
+        Path disk = Files.exists(sys.resolve("partition")) ? sys.toRealPath().getParent() : sys;
+        devices.add(Files.readString(disk.resolve("dev")).trim());
       } catch (IOException e) {
         throw new IllegalStateException("cannot find the disk of " + d, e);
       }
-      devices.add(majMin);
     }
     return devices;
   }
 
-  private static void throttle(Cgroup node, String file, String dev, long bytesPerSecond, List<Installed> undo) {
-    for (Cgroup g : node.subtree()) {
-      g.set("blkio", file, dev + " " + bytesPerSecond);
-    }
-    undo.add(() -> node.subtree().forEach(g -> setQuietly(g, "blkio", file, dev + " 0")));
-  }
-
-  private static void setQuietly(Cgroup g, String controller, String file, String value) {
+  private static void whileExists(Cgroup g, Runnable undo) {
     if (g.exists()) {
-      g.set(controller, file, value);
+      undo.run();
     }
   }
 }

@@ -40,7 +40,7 @@ public final class NodeNetwork implements AutoCloseable {
     List<String> p = new ArrayList<>();
     if (!Shell.exists("ip")) {
       p.add("ip is missing: install the Debian package 'iproute2' (apt-get install iproute2)");
-    } else if (!"root".equals(System.getProperty("user.name"))) {
+    } else if (!Capability.isRoot()) {
       p.add("network namespaces need root: run as root");
     }
     return p;

@@ -31,9 +31,10 @@ class KernelFaultsTest {
 
   @BeforeEach
   void kernelBackend() {
-    List<String> problems = new ArrayList<>(KernelBackend.problems());
-    problems.addAll(Iptables.problems());
-    problems.addAll(TrafficControl.problems());
+    List<String> problems = new ArrayList<>();
+    for (Capability c : List.of(Capability.IPTABLES, Capability.TC, Capability.CPU_LIMIT, Capability.IO_LIMIT)) {
+      problems.addAll(c.problems());
+    }
     assumeTrue(problems.isEmpty(), () -> "kernel backend unavailable: " + problems);
     ledger = Ledger.open();
     node = Cgroup.of(ledger.owner()).create();
@@ -159,7 +160,7 @@ class KernelFaultsTest {
   @Test
   void cpuHogsBurnCpuInTheNodesGroupAndAreGoneAfterHeal() throws Exception {
     Installed hogs = Load.cpuSpinners(node, 2);
-    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
+    Cgroup group = node.child(childOf(node, "hog-"));
     Set<Long> pids = group.pids();
     assertEquals(2, pids.size());
     double share = cpuShareOver(group, Duration.ofSeconds(2));
@@ -176,18 +177,18 @@ class KernelFaultsTest {
   void slowNodeCpuQuotaHoldsWithinTwentyPercent() throws Exception {
     Installed limits = NodeLimits.apply(node, 0.25, null, null, List.of());
     Installed hogs = Load.cpuSpinners(node, 1);
-    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
+    Cgroup group = node.child(childOf(node, "hog-"));
     double share = cpuShareOver(group, Duration.ofSeconds(3));
     hogs.heal();
     limits.heal();
     assertTrue(Math.abs(share - 0.25) <= 0.05, "quota 0.25 cores, used " + share);
-    assertEquals("-1", node.get("cpu", "cpu.cfs_quota_us"));
+    assertEquals(null, node.cpuLimit());
   }
 
   @Test
   void frozenNodeMakesNoProgressUntilThawed() throws Exception {
     Load.cpuSpinners(node, 1);
-    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "hog-"));
+    Cgroup group = node.child(childOf(node, "hog-"));
     node.freeze();
     assertTrue(cpuShareOver(group, Duration.ofSeconds(1)) < 0.02, "frozen spinner used CPU");
     node.thaw();
@@ -197,9 +198,9 @@ class KernelFaultsTest {
   @Test
   void diskWritersWriteRealBytesAndLeaveNothingAfterHeal(@TempDir Path dir) throws Exception {
     Installed dd = Load.diskWriters(ledger, "run-1", node, List.of(dir), 2, 1 << 20, 16L << 20, true);
-    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "dd-"));
+    Cgroup group = node.child(childOf(node, "dd-"));
     Awaitility.await("dd writes").atMost(Duration.ofSeconds(10))
-        .until(() -> writtenBytes(group) > (16L << 20));
+        .until(() -> writtenBytes(group, dir) > (16L << 20));
     dd.heal();
     assertFalse(group.exists());
     try (var files = Files.list(dir)) {
@@ -213,29 +214,22 @@ class KernelFaultsTest {
     long rate = 8L << 20;
     Installed limits = NodeLimits.apply(node, null, null, rate, List.of(dir));
     Load.diskWriters(ledger, "run-1", node, List.of(dir), 1, 1 << 20, 256L << 20, true);
-    Cgroup group = Cgroup.ofFullPath(Cgroup.defaultRoot(), node.path() + "/" + childOf(node, "dd-"));
+    Cgroup group = node.child(childOf(node, "dd-"));
     Thread.sleep(500); // let the first bursts pass
-    long b0 = writtenBytes(group);
+    long b0 = writtenBytes(group, dir);
     long t0 = System.nanoTime();
     Thread.sleep(3000); // measuring a rate over a fixed window
-    double got = (writtenBytes(group) - b0) / ((System.nanoTime() - t0) / 1e9);
+    double got = (writtenBytes(group, dir) - b0) / ((System.nanoTime() - t0) / 1e9);
     limits.heal();
     assertTrue(Math.abs(got - rate) <= 0.2 * rate, "throttle " + rate + " B/s, wrote " + got + " B/s");
   }
 
-  private static long writtenBytes(Cgroup g) {
-    long total = 0;
-    for (String line : g.get("blkio", "blkio.throttle.io_service_bytes_recursive").split("\n")) {
-      String[] f = line.trim().split("\\s+");
-      if (f.length == 3 && f[1].equals("Write")) {
-        total += Long.parseLong(f[2]);
-      }
-    }
-    return total;
+  private static long writtenBytes(Cgroup g, Path dir) {
+    return g.ioBytes(NodeLimits.devicesOf(List.of(dir)).iterator().next())[1];
   }
 
   private static String childOf(Cgroup g, String prefix) throws IOException {
-    try (var s = Files.list(g.dir("freezer"))) {
+    try (var s = Files.list(g.tasksDir())) {
       return s.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix))
           .findFirst().orElseThrow();
     }

@@ -4,7 +4,6 @@ import faultbed.experiments.SuiteRunner;
 import faultbed.experiments.scenario.Scenario;
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.experiments.scenario.ScenarioParser;
-import faultbed.faults.KernelBackend;
 import faultbed.faults.Ledger;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
@@ -198,7 +197,8 @@ public final class FaultbedCli implements Runnable {
     }
   }
 
-  @Command(name = "doctor", description = "Lists what dead faultbed runs left on this machine; --fix removes it.")
+  @Command(name = "doctor", description = "Says what this host can run (cgroup layout, capabilities, each fault kind)"
+      + " and lists what dead faultbed runs left on it; --fix removes that.")
   static final class Doctor implements Callable<Integer> {
     @Option(names = "--fix", description = "remove the leftovers (only ever what faultbed created)")
     boolean fix;
@@ -209,7 +209,8 @@ public final class FaultbedCli implements Runnable {
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
-      KernelBackend.problems().forEach(p -> out.println("problem: " + p));
+      HostTable.print(out);
+      out.println();
       List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
       if (found.isEmpty()) {
         out.println("no leftovers");

@@ -2,7 +2,6 @@ package faultbed.harness.mini;
 
 import faultbed.faults.Cgroup;
 import faultbed.faults.DirectoryHealer;
-import faultbed.faults.KernelBackend;
 import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
 import faultbed.harness.Cluster;
@@ -44,18 +43,9 @@ import org.awaitility.Awaitility;
  * the benchmarks file).
  */
 public final class MiniCluster implements Cluster {
-  private static final String JOIN_SCRIPT = String.join("\n",
-      "#!/bin/sh",
-      "# faultbed: join this node's cgroups, then become the container's launch command",
-      "while [ \"$1\" != \"--\" ]; do echo $$ > \"$1\" || exit 97; shift; done",
-      "shift",
-      "exec \"$@\"",
-      "");
-
   private final ClusterSpec spec;
   private final Ledger ledger;
   private final Path workDir;
-  private final Path joinScript;
   private final Cgroup instanceGroup;
   private final MiniDFSCluster dfs;
   private final MiniMRYarnCluster mr;
@@ -71,8 +61,6 @@ public final class MiniCluster implements Cluster {
     this.spec = spec;
     this.ledger = ledger;
     this.workDir = workDir;
-    this.joinScript = workDir.resolve("join-cgroup.sh");
-    Files.writeString(joinScript, JOIN_SCRIPT);
     if (spec.network().isToxiproxy()) {
       this.proxies = new faultbed.faults.Toxiproxy(
           faultbed.faults.ToxiproxyServer.open(spec.network().toxiproxyUrl()), ledger);
@@ -110,7 +98,6 @@ public final class MiniCluster implements Cluster {
    * machine (containers in their cgroups, working folders) and reports each item to {@code log}.
    */
   public static MiniCluster start(ClusterSpec spec, Consumer<String> log) {
-    KernelBackend.require();
     for (String healed : Ledger.healOrphans()) {
       log.accept("healed leftover: " + healed);
     }
@@ -172,8 +159,7 @@ public final class MiniCluster implements Cluster {
 
   /** Containers of this NodeManager join the node's cgroup; its heartbeats pass a gate faults can close. */
   private void attachExecutor(MiniNode node, NodeManager nm) {
-    List<String> procs = node.group().procsFiles().stream().map(Path::toString).toList();
-    MiniNode.executor(nm).joinCgroupOnLaunch(joinScript.toString(), procs);
+    MiniNode.executor(nm).joinOnLaunch(node.group().joinCommand());
     node.gateHeartbeats();
   }
 

@@ -24,14 +24,9 @@ public class NodeContainerExecutor extends DefaultContainerExecutor {
   private volatile List<String> prefix = List.of();
   private volatile boolean refusing;
 
-  /** From now on containers start through {@code sh joinScript procsFile... -- command}. */
-  void joinCgroupOnLaunch(String joinScript, List<String> procsFiles) {
-    List<String> p = new ArrayList<>();
-    p.add("sh");
-    p.add(joinScript);
-    p.addAll(procsFiles);
-    p.add("--");
-    prefix = List.copyOf(p);
+  /** From now on containers start through a shell that runs {@code joinCommand}, then execs the launch. */
+  void joinOnLaunch(String joinCommand) {
+    prefix = List.of("sh", "-c", "{ " + joinCommand + "; } || exit 97; exec \"$@\"", "faultbed-join");
   }
 
   void refuseLaunches() {

@@ -2,7 +2,7 @@ package faultbed.harness.ns;
 
 import faultbed.faults.Cgroup;
 import faultbed.faults.DirectoryHealer;
-import faultbed.faults.KernelBackend;
+import faultbed.faults.Capability;
 import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
 import faultbed.faults.NodeNetwork;
@@ -125,8 +125,11 @@ public final class NamespaceCluster implements Cluster {
    * {@code log}.
    */
   public static NamespaceCluster start(ClusterSpec spec, Consumer<String> log) {
-    KernelBackend.require();
-    List<String> problems = NodeNetwork.problems();
+    List<String> problems = new ArrayList<>(Capability.NETNS.problems());
+    problems.addAll(Capability.IPTABLES.problems()); // heartbeat pauses and RST rules live in the node's namespace
+    if (faultbed.faults.CgroupLayout.current().tasks() == faultbed.faults.CgroupLayout.Mechanism.SIGNALS) {
+      problems.add("the namespace backend holds each node in a cgroup: " + faultbed.faults.CgroupLayout.current().problems().get(0));
+    }
     if (!problems.isEmpty()) {
       throw new PreconditionFailed(problems.get(0));
     }

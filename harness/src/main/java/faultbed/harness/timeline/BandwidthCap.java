@@ -28,6 +28,11 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
   }
 
   @Override
+  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.TC);
+  }
+
+  @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
     return context.network(node).cap(context.runId(), ports, bytesPerSecond);
   }

@@ -17,6 +17,11 @@ public record Blackhole(Target target, Duration duration) implements PortFault {
   }
 
   @Override
+  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
+  }
+
+  @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
     Installed rules = context.network(node).dropAll(context.runId(), ports);
     node.pauseHeartbeats();

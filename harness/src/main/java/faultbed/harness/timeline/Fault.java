@@ -23,6 +23,14 @@ public interface Fault {
     return true;
   }
 
+  /**
+   * What of the host it needs, given where network faults are made (Toxiproxy needs nothing of the
+   * kernel). Killing, freezing and loading a node need nothing: see {@link faultbed.faults.Capability}.
+   */
+  default java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    return java.util.Set.of();
+  }
+
   /** Does it; returns what it observed and how to heal it. */
   Injection inject(Node node, FaultContext context);
 }

@@ -18,6 +18,11 @@ public record Latency(Target target, Duration delay, Duration jitter, Duration d
   }
 
   @Override
+  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.NETEM);
+  }
+
+  @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
     return context.network(node).delay(context.runId(), ports, delay, jitter);
   }

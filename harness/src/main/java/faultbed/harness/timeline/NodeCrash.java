@@ -28,6 +28,11 @@ public record NodeCrash(Target target, boolean suppressRst) implements Fault {
   }
 
   @Override
+  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    return suppressRst && !toxiproxy ? java.util.Set.of(faultbed.faults.Capability.IPTABLES) : java.util.Set.of();
+  }
+
+  @Override
   public Injection inject(Node node, FaultContext context) {
     if (!suppressRst) {
       return Injection.permanent(node.crash());

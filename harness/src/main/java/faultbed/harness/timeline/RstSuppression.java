@@ -20,6 +20,11 @@ public record RstSuppression(Target target, Duration duration) implements PortFa
   }
 
   @Override
+  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
+  }
+
+  @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
     return context.network(node).dropRst(context.runId(), ports);
   }

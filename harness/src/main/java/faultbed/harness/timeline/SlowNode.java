@@ -19,6 +19,18 @@ public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, 
   }
 
   @Override
+  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+    java.util.Set<faultbed.faults.Capability> needs = java.util.EnumSet.noneOf(faultbed.faults.Capability.class);
+    if (cpuCores != null) {
+      needs.add(faultbed.faults.Capability.CPU_LIMIT);
+    }
+    if (readBytesPerSecond != null || writeBytesPerSecond != null) {
+      needs.add(faultbed.faults.Capability.IO_LIMIT);
+    }
+    return needs;
+  }
+
+  @Override
   public Injection inject(Node node, FaultContext context) {
     Map<String, String> detail = new LinkedHashMap<>();
     if (cpuCores != null) {

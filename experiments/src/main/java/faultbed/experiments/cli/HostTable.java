@@ -1,0 +1,105 @@
+package faultbed.experiments.cli;
+
+import faultbed.faults.Capability;
+import faultbed.faults.CgroupLayout;
+import faultbed.faults.ToxiproxyServer;
+import faultbed.harness.timeline.BandwidthCap;
+import faultbed.harness.timeline.Blackhole;
+import faultbed.harness.timeline.CpuHog;
+import faultbed.harness.timeline.DiskLoad;
+import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.Freeze;
+import faultbed.harness.timeline.Latency;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.RstSuppression;
+import faultbed.harness.timeline.SlowNode;
+import faultbed.harness.timeline.Target;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What this host can do, as {@code doctor} prints it: the cgroup layout found, each capability,
+ * and each fault kind on each network backend, available or not and why. Built from the same
+ * checks a scenario's precondition check uses.
+ */
+final class HostTable {
+  private HostTable() {}
+
+  /** One fault of each kind (and each way a kind can need more), as a scenario would write it. */
+  private static Map<String, Fault> kinds() {
+    Target t = Target.randomNode();
+    Map<String, Fault> k = new LinkedHashMap<>();
+    k.put("crash", NodeCrash.on(t));
+    k.put("crash suppressRst", NodeCrash.on(t).withoutRst());
+    k.put("stop", NodeStop.on(t));
+    k.put("freeze", new Freeze(t, Duration.ofSeconds(1)));
+    k.put("slow-node cpu", new SlowNode(t, 0.5, null, null, null));
+    k.put("slow-node disk", new SlowNode(t, null, 1L, 1L, null));
+    k.put("cpu-hog", new CpuHog(t, 1, null));
+    k.put("disk-load", new DiskLoad(t, 1, 1, 1, false, null));
+    k.put("rst-suppression", RstSuppression.on(t));
+    k.put("blackhole", Blackhole.on(t));
+    k.put("bandwidth-cap", BandwidthCap.on(t, 1));
+    k.put("latency", new Latency(t, Duration.ofMillis(1), Duration.ZERO, null));
+    return k;
+  }
+
+  static void print(PrintWriter out) {
+    CgroupLayout cgroups = CgroupLayout.current();
+    out.println("host: " + (Capability.isRoot() ? "root" : "not root (uid " + uid() + ")"));
+    out.println("cgroups: " + cgroups.describe());
+    cgroups.problems().forEach(p -> out.println("  note: " + p));
+    out.println();
+    out.printf("%-16s %-4s %s%n", "capability", "ok", "why not / how to get it");
+    for (Capability c : Capability.values()) {
+      List<String> p = c.problems();
+      out.printf("%-16s %-4s %s%n", c.label(), p.isEmpty() ? "yes" : "no", p.isEmpty() ? c.what() : p.get(0));
+    }
+    Optional<String> docker = dockerProblem();
+    out.printf("%-16s %-4s %s%n", "docker", docker.isEmpty() ? "yes" : "no",
+        docker.orElse("a Docker engine answers (Toxiproxy in a container)"));
+    Optional<String> toxiproxy = ToxiproxyServer.unavailable(null);
+    out.printf("%-16s %-4s %s%n", "toxiproxy", toxiproxy.isEmpty() ? "yes" : "no",
+        toxiproxy.orElse("a Toxiproxy server is reachable"));
+    out.println();
+    out.printf("%-18s %-30s %s%n", "fault kind", "network kernel", "network toxiproxy");
+    for (Map.Entry<String, Fault> e : kinds().entrySet()) {
+      out.printf("%-18s %-30s %s%n", e.getKey(), verdict(e.getValue(), false, toxiproxy),
+          verdict(e.getValue(), true, toxiproxy));
+    }
+    out.println("(mini backend; the namespace backend also needs netns and iptables)");
+  }
+
+  private static String verdict(Fault f, boolean toxiproxy, Optional<String> toxiproxyProblem) {
+    if (toxiproxy && (f instanceof RstSuppression || f instanceof NodeCrash c && c.suppressRst())) {
+      return "no: a proxy answers every connect itself";
+    }
+    if (toxiproxy && toxiproxyProblem.isPresent()) {
+      return "no: no Toxiproxy server"; // it fronts every node's shuffle, faults or not
+    }
+    List<String> missing = f.needs(toxiproxy).stream().filter(c -> !c.problems().isEmpty()).map(Capability::label).toList();
+    return missing.isEmpty() ? "yes" : "no: needs " + String.join(", ", missing);
+  }
+
+  private static String uid() {
+    try {
+      return java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid").toString();
+    } catch (java.io.IOException | RuntimeException e) {
+      return "?";
+    }
+  }
+
+  private static Optional<String> dockerProblem() {
+    try {
+      return org.testcontainers.DockerClientFactory.instance().isDockerAvailable() ? Optional.empty()
+          : Optional.of("no Docker engine answers (Testcontainers found none)");
+    } catch (RuntimeException e) {
+      return Optional.of("no Docker engine answers (" + e.getMessage() + ")");
+    }
+  }
+}
