@@ -313,6 +313,15 @@ public final class Cgroup {
     return killed;
   }
 
+  /** How {@link #killAll} kills, for the record: "cgroup.kill", "freezer+SIGKILL" or "SIGSTOP+SIGKILL". */
+  public String killMechanism() {
+    return switch (layout.tasks()) {
+      case V2 -> Files.exists(tasksDir().resolve("cgroup.kill")) ? "cgroup.kill" : "cgroup.freeze+SIGKILL";
+      case V1 -> "freezer+SIGKILL";
+      default -> "SIGSTOP+SIGKILL";
+    };
+  }
+
   /**
    * Kills what is left and removes the group (deepest folders first) from every hierarchy it may
    * be in, whichever layout made it; a frozen group is thawed first.

@@ -243,6 +243,7 @@ public final class MiniNode implements Node {
     detail.put("shufflePortClosedAfterMs", Long.toString(waitClosed(port, t0)));
     Set<Long> killed = cgroup.killAll(Duration.ofSeconds(5));
     detail.put("processesKilled", Integer.toString(killed.size()));
+    detail.put("killedThrough", cgroup.killMechanism());
     detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
     Cgroup group = cgroup;
     CompletableFuture.runAsync(() -> {

@@ -215,6 +215,7 @@ public final class NamespaceNode implements Node {
     up = false;
     Set<Long> killed = current.group().killAll(Duration.ofSeconds(10));
     detail.put("processesKilled", Integer.toString(killed.size()));
+    detail.put("killedThrough", current.group().killMechanism());
     detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
     detail.put("shufflePortAfterCrash", probe(shufflePort()));
     return detail;
