@@ -48,6 +48,7 @@ class CgroupV2GuestTest {
       if (line.startsWith("RESULT ")) {
         String[] w = line.trim().split(" ", 3);
         results.put(w[1], w.length > 2 ? w[2] : "");
+        System.out.println(line.trim()); // the figures, in the test's report
       }
     }
     assertEquals(0, p.exitValue(), () -> "the probe failed in the guest:\n" + tail(output));

@@ -122,7 +122,8 @@ public final class MiniCluster implements Cluster {
 
   /** Where cluster working folders go: disk, not tmpfs, since HDFS blocks live there. */
   static Path workRoot() {
-    return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/faultbed"));
+    String own = faultbed.faults.Capability.isRoot() ? "faultbed" : "faultbed-" + System.getProperty("user.name");
+    return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/" + own));
   }
 
   /**
