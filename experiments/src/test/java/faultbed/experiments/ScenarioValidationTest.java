@@ -124,6 +124,27 @@ class ScenarioValidationTest {
   }
 
   @Test
+  void aFaultTheHostCannotMakeIsNamedWithWhatItNeedsBeforeAnythingStarts(@TempDir Path dir) throws IOException {
+    Path file = Files.writeString(dir.resolve("slow.json"), """
+        { "workload": { "type": "sort", "size": "1MB" },
+          "faults": [ { "kind": "slow-node", "node": "random", "cpu": 0.5, "at": { "uniform": ["1s", "2s"] } } ] }
+        """);
+    System.setProperty("faultbed.cgroup.use", "none"); // a host where no cgroup is available
+    faultbed.faults.CgroupLayout.reload();
+    try {
+      List<String> groupsBefore = Cgroup.instances();
+      Result r = cli("run", file.toString(), "--out", dir.resolve("out").toString());
+      assertEquals(3, r.code(), r.err());
+      assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+      assertTrue(r.err().contains("fault \"slow-node\"") && r.err().contains("no CPU controller"), r.err());
+      assertEquals(groupsBefore, Cgroup.instances(), "no cluster started");
+    } finally {
+      System.clearProperty("faultbed.cgroup.use");
+      faultbed.faults.CgroupLayout.reload();
+    }
+  }
+
+  @Test
   void badArgumentsExitTwo(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("good.json");
     Files.writeString(file, GOOD);
