@@ -210,7 +210,17 @@ public final class Ledger implements AutoCloseable {
       }
     }
     for (Healer h : HEALERS.values()) {
-      for (Healer.Found found : h.findAll()) {
+      List<Healer.Found> present;
+      try {
+        present = h.findAll();
+      } catch (RuntimeException notAllowed) {
+        // e.g. iptables or tc without root: what root made, only root can list and remove
+        if (!heal) {
+          lines.add("cannot look for " + h.kind() + " leftovers here: " + notAllowed.getMessage());
+        }
+        continue;
+      }
+      for (Healer.Found found : present) {
         LedgerEntry e = found.entry();
         boolean listedAbove = !heal && lines.stream().anyMatch(l -> l.startsWith(e.kind() + " " + e.id() + " "));
         if (claimed.contains(e.kind() + ":" + e.id()) || liveOwners.contains(found.owner()) || listedAbove) {

@@ -17,7 +17,9 @@ final class Shell {
 
   static Result run(List<String> command) {
     try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      List<String> argv = new java.util.ArrayList<>(command);
+      argv.set(0, resolve(command.get(0)));
+      Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       if (!p.waitFor(30, TimeUnit.SECONDS)) {
         p.destroyForcibly();
@@ -41,11 +43,19 @@ final class Shell {
   }
 
   static boolean exists(String program) {
+    return !resolve(program).equals(program) || program.contains("/");
+  }
+
+  /** The program's full path: sbin folders are not on a user's PATH, yet iptables and tc live there. */
+  private static String resolve(String program) {
+    if (program.contains("/")) {
+      return program;
+    }
     for (String dir : List.of("/usr/sbin", "/sbin", "/usr/bin", "/bin")) {
       if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, program))) {
-        return true;
+        return dir + "/" + program;
       }
     }
-    return false;
+    return program;
   }
 }
