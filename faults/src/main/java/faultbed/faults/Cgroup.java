@@ -557,7 +557,8 @@ public final class Cgroup {
     return lines.isEmpty() ? "" : lines.get(0).trim();
   }
 
-  private static List<String> readLines(Path f) {
+  /** A control or list file's lines; none when it is gone (a group or process that just ended). */
+  static List<String> readLines(Path f) {
     try {
       return Files.readAllLines(f);
     } catch (NoSuchFileException e) {

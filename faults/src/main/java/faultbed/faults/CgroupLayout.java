@@ -3,7 +3,6 @@ package faultbed.faults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -112,7 +111,7 @@ public final class CgroupLayout {
     Map<String, Path> v1 = new LinkedHashMap<>();
     Path v2Mount = null;
     String v2MountRoot = "/";
-    for (String line : lines(mountinfo)) {
+    for (String line : Cgroup.readLines(mountinfo)) {
       String[] halves = line.split(" - ", 2);
       if (halves.length < 2) {
         continue;
@@ -191,7 +190,7 @@ public final class CgroupLayout {
   }
 
   private static Optional<String> ownV2Path(Path selfCgroup) {
-    for (String line : lines(selfCgroup)) {
+    for (String line : Cgroup.readLines(selfCgroup)) {
       if (line.startsWith("0::")) {
         return Optional.of(line.substring(3));
       }
@@ -219,7 +218,7 @@ public final class CgroupLayout {
 
   static Set<String> words(Path file) {
     Set<String> w = new LinkedHashSet<>();
-    for (String line : lines(file)) {
+    for (String line : Cgroup.readLines(file)) {
       for (String s : line.trim().split("\\s+")) {
         if (!s.isEmpty()) {
           w.add(s);
@@ -229,15 +228,6 @@ public final class CgroupLayout {
     return w;
   }
 
-  private static List<String> lines(Path f) {
-    try {
-      return Files.readAllLines(f);
-    } catch (NoSuchFileException e) {
-      return List.of();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + f, e);
-    }
-  }
 
   /** mountinfo escapes space, tab, newline and backslash as octal. */
   private static String unescape(String s) {

@@ -35,7 +35,7 @@ final class ProcessTrees {
   static Set<Long> members(Path dir, String fileName) {
     Set<Long> pids = new TreeSet<>();
     for (Path f : memberFiles(dir, fileName)) {
-      for (String line : lines(f)) {
+      for (String line : Cgroup.readLines(f)) {
         String[] w = line.trim().split(" ");
         if (w.length != 2) {
           continue;
@@ -98,13 +98,4 @@ final class ProcessTrees {
     }
   }
 
-  private static List<String> lines(Path f) {
-    try {
-      return Files.readAllLines(f);
-    } catch (NoSuchFileException e) {
-      return List.of();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }
