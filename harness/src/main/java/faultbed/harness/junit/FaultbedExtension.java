@@ -12,7 +12,11 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
-/** The lifecycle behind {@link Faultbed}: one cluster per test class, reset before each test. */
+/**
+ * The lifecycle behind {@link Faultbed}: one cluster per annotated test class (its subclasses and
+ * {@code @Nested} classes share it), reset before each test. A host that cannot run the cluster
+ * skips the tests with the reason, as a missing Toxiproxy server does.
+ */
 public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback,
     ParameterResolver {
   private static final Namespace NS = Namespace.create(FaultbedExtension.class);
@@ -21,6 +25,9 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
   public void beforeAll(ExtensionContext context) {
     Class<?> testClass = context.getRequiredTestClass();
     Faultbed cfg = testClass.getAnnotation(Faultbed.class);
+    if (cfg == null || context.getStore(NS).get("cluster") != null || context.getStore(NS).get("skip") != null) {
+      return; // a @Nested class: its tests use the cluster of the class it is nested in (stores inherit)
+    }
     ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb())
         .withContainerMemoryMb(cfg.containerMemoryMb()).withTimeScale(cfg.timeScale());
     for (String kv : cfg.hadoop()) {
@@ -40,7 +47,13 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
         return;
       }
     }
-    Cluster cluster = faultbed.harness.Clusters.start(spec);
+    Cluster cluster;
+    try {
+      cluster = faultbed.harness.Clusters.start(spec);
+    } catch (faultbed.faults.PreconditionFailed missing) {
+      store.put("skip", "cluster not started here: " + missing.getMessage()); // reported test by test
+      return;
+    }
     store.put("cluster", cluster);
     store.put("recorder", new Recorder(Path.of("target", "faultbed-records", testClass.getSimpleName())));
     store.put("runs", new int[] {0});
@@ -48,7 +61,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
 
   @Override
   public void beforeEach(ExtensionContext context) {
-    var store = context.getParent().orElseThrow().getStore(NS);
+    var store = context.getStore(NS); // finds what the class, or the class it is nested in, put there
     String skip = store.get("skip", String.class);
     org.junit.jupiter.api.Assumptions.assumeTrue(skip == null, skip);
     int[] runs = store.get("runs", int[].class);
@@ -81,8 +94,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
 
   @Override
   public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-    ExtensionContext classContext = e.getTestMethod().isPresent() ? e.getParent().orElseThrow() : e;
-    var store = classContext.getStore(NS);
+    var store = e.getStore(NS);
     Class<?> t = p.getParameter().getType();
     Object value = t == Recorder.class ? store.get("recorder") : store.get("cluster");
     if (value == null) {
