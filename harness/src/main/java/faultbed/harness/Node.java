@@ -40,7 +40,7 @@ public interface Node {
   /** Every process of every container of this node (members of its cgroup). */
   Set<Long> processes();
 
-  /** The node's cgroup path, relative to each controller's mount. */
+  /** The node's group path (faultbed/<harness>/node-<i>), the same in every cgroup hierarchy the host uses. */
   String cgroup();
 
   /** The node's cgroup itself, for faults that limit, load or freeze the node. */
