@@ -289,7 +289,7 @@ public final class Cgroup {
     long deadline = System.nanoTime() + timeout.toNanos();
     do {
       Set<Long> members = pids();
-      if (members.isEmpty()) {
+      if (members.isEmpty() && !populated()) {
         return killed;
       }
       killed.addAll(members);
@@ -307,10 +307,23 @@ public final class Cgroup {
       pause(20);
     } while (System.nanoTime() < deadline);
     Set<Long> left = pids();
-    if (!left.isEmpty()) {
+    if (!left.isEmpty() || populated()) {
       throw new IllegalStateException("cgroup " + relative + " still holds " + left + " after " + timeout);
     }
     return killed;
+  }
+
+  /**
+   * Whether any thread of the group is still alive. {@code cgroup.procs} drops a process once its
+   * main thread has exited, while its other threads may still be exiting and holding its sockets
+   * open (a JVM's listening port); the kernel's counts see every thread.
+   */
+  private boolean populated() {
+    return switch (layout.tasks()) {
+      case V2 -> !events().contains("populated 0") && Files.exists(tasksDir().resolve("cgroup.events"));
+      case V1 -> folders(tasksDir()).stream().anyMatch(d -> readLines(d.resolve("tasks")).stream().anyMatch(l -> !l.isBlank()));
+      default -> false;
+    };
   }
 
   /** How {@link #killAll} kills, for the record: "cgroup.kill", "freezer+SIGKILL" or "SIGSTOP+SIGKILL". */

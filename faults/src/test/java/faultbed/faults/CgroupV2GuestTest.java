@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
  * the heal after a SIGKILL during a v2 freeze, CPU cap and I/O throttle), measured inside a Linux
  * guest whose only hierarchy is v2. The guest is a command named by {@code FAULTBED_V2_GUEST}
  * ({@code ci/test} sets it where the CI machine provides one); it runs its arguments in the guest,
- * with this machine's files visible and a scratch disk at {@code /scratch}. Without it the test is
- * skipped and says so. The guest is emulated, so the probe measures rates over seconds.
+ * with this machine's files visible and a scratch disk at {@code /scratch}. A host that is itself
+ * cgroup v2 only, with cpu and io, runs the probe directly. Elsewhere the test is skipped and says so. The guest is emulated, so the probe measures rates over seconds.
  */
 class CgroupV2GuestTest {
   private static final Map<String, String> results = new LinkedHashMap<>();
@@ -29,13 +29,25 @@ class CgroupV2GuestTest {
   @BeforeAll
   static void probeInTheGuest() throws Exception {
     String guest = System.getenv("FAULTBED_V2_GUEST");
-    assumeTrue(guest != null && !guest.isBlank() && Files.isExecutable(Path.of(guest)),
-        "no cgroup-v2-only guest to run in (FAULTBED_V2_GUEST names none)");
-    assumeTrue(Capability.isRoot(), "the v2 guest needs root");
+    CgroupLayout here = CgroupLayout.current();
+    boolean hostIsV2 = here.kind().equals("v2") && here.cpu() == CgroupLayout.Mechanism.V2
+        && here.io() == CgroupLayout.Mechanism.V2;
+    List<String> argv = new java.util.ArrayList<>();
+    String disk;
+    if (guest != null && !guest.isBlank() && Files.isExecutable(Path.of(guest))) {
+      assumeTrue(Capability.isRoot(), "the v2 guest needs root");
+      argv.addAll(List.of(guest, "--"));
+      disk = "/scratch/faultbed-probe";
+    } else {
+      // a cgroup-v2-only host (a hosted CI runner) is its own guest
+      assumeTrue(hostIsV2, () -> "no cgroup-v2-only guest to run in (FAULTBED_V2_GUEST names none) and this host"
+          + " is not one with cpu and io: " + here.describe());
+      disk = Path.of("target", "v2-probe").toAbsolutePath().toString();
+    }
+    argv.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), V2Probe.class.getName(), disk));
     Path log = Files.createTempFile("faultbed-v2-guest", ".log");
-    Process p = new ProcessBuilder(guest, "--", Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), V2Probe.class.getName(), "/scratch/faultbed-probe")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     boolean done = p.waitFor(15, TimeUnit.MINUTES);
     if (!done) {
       p.destroyForcibly();
