@@ -9,6 +9,8 @@ import faultbed.harness.Cluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -23,8 +25,13 @@ import org.junit.platform.testkit.engine.Events;
  */
 class FaultbedExtensionTest {
   private static final String RUN_FIXTURES = "faultbed.test.fixtures";
+  /** What the fixtures' tests were given, to tell one shared cluster from one per class. */
+  private static final List<Given> GIVEN = new CopyOnWriteArrayList<>();
+
+  private record Given(Cluster cluster, Recorder recorder) {}
 
   private static Events run(Class<?> fixture) {
+    GIVEN.clear();
     System.setProperty(RUN_FIXTURES, "true");
     try {
       return EngineTestKit.engine("junit-jupiter").selectors(selectClass(fixture)).execute().testEvents();
@@ -38,8 +45,9 @@ class FaultbedExtensionTest {
     org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean(RUN_FIXTURES), "a fixture of FaultbedExtensionTest");
   }
 
-  static void oneRunningNode(Cluster cluster) {
+  static void oneRunningNode(Cluster cluster, Recorder recorder) {
     onlyFromTheExtensionTest();
+    GIVEN.add(new Given(cluster, recorder));
     assertEquals(1, cluster.nodes().size());
     Awaitility.await().atMost(Duration.ofSeconds(30))
         .until(() -> cluster.nodeStates().values().stream().allMatch("RUNNING"::equals));
@@ -48,23 +56,23 @@ class FaultbedExtensionTest {
   @Faultbed(nodes = 1)
   static class WithNestedFixture {
     @Test
-    void outer(Cluster cluster) {
-      oneRunningNode(cluster);
+    void outer(Cluster cluster, Recorder recorder) {
+      oneRunningNode(cluster, recorder);
     }
 
     @Nested
     class Inner {
       @Test
-      void nestedGetsTheEnclosingCluster(Cluster cluster) {
-        oneRunningNode(cluster);
+      void nestedGetsTheEnclosingCluster(Cluster cluster, Recorder recorder) {
+        oneRunningNode(cluster, recorder);
       }
     }
   }
 
   static class SubclassFixture extends WithNestedFixture {
     @Test
-    void subclassGetsACluster(Cluster cluster) {
-      oneRunningNode(cluster);
+    void subclassGetsACluster(Cluster cluster, Recorder recorder) {
+      oneRunningNode(cluster, recorder);
     }
   }
 
@@ -80,17 +88,20 @@ class FaultbedExtensionTest {
   void aNestedClassUsesTheClusterOfTheClassItIsNestedIn() {
     Events events = run(WithNestedFixture.class);
     events.assertStatistics(s -> s.started(2).succeeded(2).failed(0).aborted(0));
+    assertEquals(1, GIVEN.stream().distinct().count(), "one cluster and recorder for both classes: " + GIVEN);
   }
 
   @Test
   void aSubclassOfAnAnnotatedClassGetsACluster() {
     Events events = run(SubclassFixture.class);
     events.assertStatistics(s -> s.started(3).succeeded(3).failed(0).aborted(0));
+    assertEquals(1, GIVEN.stream().distinct().count(), "one cluster and recorder for the subclass: " + GIVEN);
   }
 
   @Test
   void aHostThatCannotRunTheClusterSkipsItsTestsWithTheReason(@TempDir Path dir) throws Exception {
     // a host without cgroups: the namespace backend holds each node in one, so it cannot start
+    String mountinfo = System.getProperty("faultbed.mountinfo");
     System.setProperty("faultbed.mountinfo", Files.writeString(dir.resolve("mountinfo"), "").toString());
     CgroupLayout.reload();
     try {
@@ -100,7 +111,11 @@ class FaultbedExtensionTest {
           org.junit.platform.engine.TestExecutionResult.class).orElseThrow().getThrowable().orElseThrow().getMessage();
       assertTrue(reason.contains("cluster not started here") && reason.contains("cgroup"), reason);
     } finally {
-      System.clearProperty("faultbed.mountinfo");
+      if (mountinfo == null) {
+        System.clearProperty("faultbed.mountinfo");
+      } else {
+        System.setProperty("faultbed.mountinfo", mountinfo);
+      }
       CgroupLayout.reload();
     }
   }
