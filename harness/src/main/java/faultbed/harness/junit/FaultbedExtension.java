@@ -11,6 +11,7 @@ import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * The lifecycle behind {@link Faultbed}: one cluster per annotated test class (its subclasses and
@@ -24,7 +25,8 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
   @Override
   public void beforeAll(ExtensionContext context) {
     Class<?> testClass = context.getRequiredTestClass();
-    Faultbed cfg = testClass.getAnnotation(Faultbed.class);
+    // on the class, a superclass, or a composed annotation of the user's own
+    Faultbed cfg = AnnotationSupport.findAnnotation(testClass, Faultbed.class).orElse(null);
     if (cfg == null || context.getStore(NS).get("cluster") != null || context.getStore(NS).get("skip") != null) {
       return; // a @Nested class: its tests use the cluster of the class it is nested in (stores inherit)
     }

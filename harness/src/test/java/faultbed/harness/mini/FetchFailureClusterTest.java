@@ -27,7 +27,11 @@ import org.junit.jupiter.api.Test;
     "yarn.nm.liveness-monitor.expiry-interval-ms=60000",
     "yarn.client.nodemanager-connect.max-wait-ms=10000",
     "yarn.client.nodemanager-connect.retry-interval-ms=2000",
-    "mapreduce.reduce.shuffle.connect.timeout=15000"})
+    // a refused fetch is retried until this timeout before it is reported; the AM fails a map on
+    // its third report, and each reducer reports once per round (timeout plus a growing penalty,
+    // 13 s, 17 s, ...). 3 s fits three rounds of both reducers into the 60 s before expiry; 15 s
+    // fitted two, and a map one reducer did not yet know of in the first round missed the third
+    "mapreduce.reduce.shuffle.connect.timeout=3000"})
 class FetchFailureClusterTest {
   @Test
   void refusedFetchesAreReportedAndTheLostMapsReRunBeforeExpiry(MiniCluster cluster, Recorder recorder) {
