@@ -10,7 +10,8 @@ import java.util.Optional;
  * it can be re-analysed later without a cluster. Times ending in {@code Ms} are milliseconds since
  * job submission on the harness's monotonic clock unless the name says epoch. {@code job} is the
  * measured job; {@code companionJobs} are the copies that ran beside it (seed 003's concurrent jobs),
- * timed from the measured job's submission.
+ * timed from the measured job's submission. {@code block} places the run in a suite's design (null
+ * when it was not run in blocks).
  */
 public record RunRecord(
     int schemaVersion,
@@ -33,7 +34,8 @@ public record RunRecord(
     List<String> notes,
     Speculation speculation,
     TimeScale timeScale,
-    List<JobOutcome> companionJobs) {
+    List<JobOutcome> companionJobs,
+    Block block) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -47,6 +49,13 @@ public record RunRecord(
     fetchFailures = copy(fetchFailures);
     notes = copy(notes);
     companionJobs = copy(companionJobs);
+  }
+
+  /** The same record placed in a suite's design. */
+  public RunRecord inBlock(Block b) {
+    return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
+        hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
+        speculation, timeScale, companionJobs, b);
   }
 
   private static <T> List<T> copy(List<T> l) {
@@ -157,6 +166,13 @@ public record RunRecord(
       unscaled = unscaled == null ? List.of() : List.copyOf(unscaled);
     }
   }
+
+  /**
+   * Where a run sat in a randomized complete block design: block {@code index} holds one run of
+   * each of {@code size} variants, in a shuffled order; this run was number {@code position}
+   * (from 0). Runs of one block share a seed and so their fault draw: they are pairs.
+   */
+  public record Block(int index, int position, int size) {}
 
   /** How the job ended. {@code finishedMs} is its completion time: submission to finish. */
   public record JobOutcome(String jobId, String state, boolean succeeded, long submittedEpochMs,
