@@ -17,9 +17,10 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Runs every variant of a scenario its number of times and writes one record per run plus the
- * summary. Variants with the same cluster share one cluster, reset between runs; a run that
- * breaks the harness is recorded as such and the cluster rebuilt, so one bad run loses nothing else.
+ * Runs a scenario's runs in the {@link RunOrder} (interleaved blocks, or one shard of them) and
+ * writes one record per run plus the summary. Consecutive runs on the same cluster settings share
+ * one cluster, reset between runs; a run that breaks the harness is recorded as such and the
+ * cluster rebuilt, so one bad run loses nothing else.
  */
 public final class SuiteRunner {
   /** What the runner reports as it goes. */
@@ -32,18 +33,24 @@ public final class SuiteRunner {
   }
 
   private final Scenario scenario;
+  private final RunOrder order;
   private final RecordStore store;
   private final Progress progress;
 
   private final java.util.Map<String, RunRecord> done;
 
   public SuiteRunner(Scenario scenario, RecordStore store, Progress progress) {
-    this(scenario, store, progress, java.util.Map.of());
+    this(scenario, RunOrder.of(scenario), store, progress, java.util.Map.of());
   }
 
-  /** A suite that keeps the records in {@code done} (by run id) and runs only the rest. */
-  public SuiteRunner(Scenario scenario, RecordStore store, Progress progress, java.util.Map<String, RunRecord> done) {
+  /**
+   * Runs {@code order} (the scenario's, or a shard of it), keeping the records in {@code done} (by
+   * run id) and running only the rest.
+   */
+  public SuiteRunner(Scenario scenario, RunOrder order, RecordStore store, Progress progress,
+      java.util.Map<String, RunRecord> done) {
     this.scenario = scenario;
+    this.order = order;
     this.store = store;
     this.progress = progress;
     this.done = java.util.Map.copyOf(done);
@@ -51,56 +58,56 @@ public final class SuiteRunner {
 
   public SuiteSummary run() {
     List<RunRecord> records = new ArrayList<>();
-    int total = scenario.totalRuns();
+    int total = order.size();
     Cluster cluster = null;
     ClusterSpec current = null;
     boolean dirty = false;
     Consumer<String> log = progress::note;
     try {
-      for (Variant v : scenario.variants()) {
-        for (int i = 0; i < v.runs(); i++) {
-          RunRecord kept = done.get(String.format("%s-%03d", v.name(), i));
-          if (kept != null) {
-            records.add(kept);
-            progress.runFinished(records.size(), total, kept);
-            continue;
-          }
-          if (cluster != null && !v.cluster().equals(current)) {
-            cluster.close();
-            cluster = null;
-          }
-          if (cluster == null) {
-            progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
-            cluster = Clusters.start(v.cluster(), log);
-            cluster.listen(progress);
-            current = v.cluster();
-            dirty = false;
-            for (int w = 0; w < scenario.warmupRuns(); w++) {
-              progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
-              cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
-                  v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation()));
-              cluster.reset();
-            }
-          } else if (dirty) {
-            progress.phase("resetting the cluster");
+      for (RunOrder.Slot slot : order.runs()) {
+        Variant v = slot.variant();
+        int i = slot.runIndex();
+        RunRecord kept = done.get(slot.runId());
+        if (kept != null) {
+          records.add(kept);
+          progress.runFinished(records.size(), total, kept);
+          continue;
+        }
+        if (cluster != null && !v.cluster().equals(current)) {
+          cluster.close();
+          cluster = null;
+        }
+        if (cluster == null) {
+          progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
+          cluster = Clusters.start(v.cluster(), log);
+          cluster.listen(progress);
+          current = v.cluster();
+          dirty = false;
+          for (int w = 0; w < scenario.warmupRuns(); w++) {
+            progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
+            cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
+                v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation()));
             cluster.reset();
           }
-          RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-              v.workload(), v.timeline(), v.speculation());
-          progress.runStarting(records.size(), total, spec.runId());
-          RunRecord record;
-          try {
-            record = cluster.run(spec);
-            dirty = true;
-          } catch (HarnessException e) {
-            record = broken(spec, cluster, e);
-            cluster.close();
-            cluster = null;
-          }
-          store.write(record);
-          records.add(record);
-          progress.runFinished(records.size(), total, record);
+        } else if (dirty) {
+          progress.phase("resetting the cluster");
+          cluster.reset();
         }
+        RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
+            v.workload(), v.timeline(), v.speculation());
+        progress.runStarting(records.size(), total, spec.runId());
+        RunRecord record;
+        try {
+          record = cluster.run(spec).inBlock(slot.block());
+          dirty = true;
+        } catch (HarnessException e) {
+          record = broken(spec, cluster, e).inBlock(slot.block());
+          cluster.close();
+          cluster = null;
+        }
+        store.write(record);
+        records.add(record);
+        progress.runFinished(records.size(), total, record);
       }
     } finally {
       if (cluster != null) {

@@ -1,5 +1,6 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.RunOrder;
 import faultbed.experiments.SuiteRunner;
 import faultbed.experiments.scenario.Scenario;
 import faultbed.experiments.scenario.ScenarioException;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "faultbed", mixinStandardHelpOptions = true, version = "faultbed 0.1.0",
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
-        ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class})
+        ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class,
+        MergeCommand.class})
 public final class FaultbedCli implements Runnable {
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;
@@ -80,12 +82,26 @@ public final class FaultbedCli implements Runnable {
         + " the rest are run (the scenario file must be the one the folder was started with)")
     boolean resume;
 
+    @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N: every N-th whole block"
+        + " (one run of each variant, same seed), so shards on separate machines stay balanced and paired;"
+        + " join their folders with 'faultbed merge'")
+    String shard;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
       PrintWriter err = spec.commandLine().getErr();
+      int[] shardOf = {1, 1};
+      if (shard != null) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,6})/([0-9]{1,6})").matcher(shard);
+        if (!m.matches() || Integer.parseInt(m.group(1)) < 1 || Integer.parseInt(m.group(1)) > Integer.parseInt(m.group(2))) {
+          err.println("faultbed: --shard: expected I/N with 1 <= I <= N (such as 2/4), got \"" + shard + "\"");
+          return BAD_INPUT;
+        }
+        shardOf = new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
+      }
       Scenario scenario;
       try {
         scenario = ScenarioParser.parse(scenarioFile);
@@ -140,10 +156,18 @@ public final class FaultbedCli implements Runnable {
         err.println("faultbed: cannot run here: " + problems.get(0));
         return MISSING_ENVIRONMENT;
       }
+      RunOrder order = RunOrder.of(scenario);
+      int blocks = order.runs().isEmpty() ? 0 : order.runs().get(order.size() - 1).block().index() + 1;
+      if (shardOf[1] > blocks) {
+        err.println("faultbed: --shard: expected at most " + blocks + " shards (one per block), got " + shard);
+        return BAD_INPUT;
+      }
+      order = order.shard(shardOf[0], shardOf[1]);
       ProgressDisplay display = new ProgressDisplay(System.out, System.console() != null);
-      System.out.printf("faultbed: %s, %d variant(s), %d run(s)%s, seed %d -> %s%n", scenario.name(),
-          scenario.variants().size(), scenario.totalRuns(), done.isEmpty() ? "" : " (" + done.size() + " already recorded)",
-          scenario.seed(), dir);
+      System.out.printf("faultbed: %s, %d variant(s), %d run(s) in %d interleaved block(s)%s%s, seed %d, %d cluster start(s) -> %s%n",
+          scenario.name(), scenario.variants().size(), order.size(), blocks,
+          shard == null ? "" : ", shard " + shard + " (every " + shardOf[1] + "th block)",
+          done.isEmpty() ? "" : " (" + done.size() + " already recorded)", scenario.seed(), order.clusterStarts(), dir);
       RecordStore store = new RecordStore(dir);
       try {
         Files.createDirectories(dir);
@@ -153,7 +177,7 @@ public final class FaultbedCli implements Runnable {
         err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
         return BAD_INPUT;
       }
-      SuiteSummary summary = new SuiteRunner(scenario, store, display, done).run();
+      SuiteSummary summary = new SuiteRunner(scenario, order, store, display, done).run();
       display.finish();
       System.out.println();
       System.out.print(summary.table());

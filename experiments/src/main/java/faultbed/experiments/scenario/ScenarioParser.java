@@ -398,7 +398,7 @@ public final class ScenarioParser {
         try {
           target = target.sparingApplicationMaster();
         } catch (IllegalArgumentException e) {
-          throw new ScenarioException(f + ".spareAm", "applies to \"random\" and role targets, not to a node index or \"same\"");
+          throw new ScenarioException(f + ".spareAm", "applies to \"random\", \"most-maps\", \"running-reducer\" and \"holding-map-outputs\", not to a node index, \"application-master\", \"idle\" or \"same\"");
         }
       }
       if (!fault.has("at")) {
@@ -503,9 +503,12 @@ public final class ScenarioParser {
     return d;
   }
 
+  private static final String TARGET_NAMES =
+      "\"random\", \"most-maps\", \"running-reducer\", \"holding-map-outputs\", \"application-master\", \"idle\", \"same\"";
+
   private static Target target(JsonNode n, String at, int nodes, int position) {
     if (n == null) {
-      throw new ScenarioException(at, "expected a node index or one of \"random\", \"running-reducer\", \"holding-map-outputs\", \"same\"");
+      throw new ScenarioException(at, "expected a node index or one of " + TARGET_NAMES);
     }
     if (n.isIntegralNumber()) {
       int i = n.asInt();
@@ -519,13 +522,16 @@ public final class ScenarioParser {
       case "random" -> Target.randomNode();
       case "running-reducer" -> Target.runningReducer();
       case "holding-map-outputs" -> Target.holdingMapOutputs();
+      case "most-maps" -> Target.mostMaps();
+      case "application-master" -> Target.applicationMaster();
+      case "idle" -> Target.idle();
       case "same" -> {
         if (position == 0) {
           throw new ScenarioException(at, "\"same\" means the node of the previous fault, but this is the first fault");
         }
         yield Target.same();
       }
-      default -> throw new ScenarioException(at, "expected a node index or one of \"random\", \"running-reducer\", \"holding-map-outputs\", \"same\"; got \"" + s + "\"");
+      default -> throw new ScenarioException(at, "expected a node index or one of " + TARGET_NAMES + "; got \"" + s + "\"");
     };
   }
 

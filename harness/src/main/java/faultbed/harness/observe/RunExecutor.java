@@ -316,7 +316,8 @@ public final class RunExecutor {
   private static final class Observed {
     volatile int mapsCompleted;
     volatile boolean reducerRunning;
-    final Set<Integer> holders = ConcurrentHashMap.newKeySet();
+    /** Finished map outputs each node holds, by node index. */
+    final Map<Integer, Integer> outputsHeld = new ConcurrentHashMap<>();
     int nextEvent;
   }
 
@@ -332,7 +333,7 @@ public final class RunExecutor {
           String http = e.getTaskTrackerHttp();
           Integer node = locator.findUrl(http);
           if (node != null) {
-            o.holders.add(node);
+            o.outputsHeld.merge(node, 1, Integer::sum);
           }
         }
       }
@@ -438,7 +439,17 @@ public final class RunExecutor {
     if (target instanceof Target.RunningReducer) {
       up.removeIf(n -> n.runningAttempts().stream().noneMatch(x -> x.contains("_r_")));
     } else if (target instanceof Target.HoldingMapOutputs) {
-      up.removeIf(n -> !o.holders.contains(n.index()));
+      up.removeIf(n -> !o.outputsHeld.containsKey(n.index()));
+    } else if (target instanceof Target.ApplicationMaster) {
+      up.removeIf(n -> !n.runsApplicationMaster());
+    } else if (target instanceof Target.Idle) {
+      up.removeIf(n -> n.runsApplicationMaster() || !n.runningAttempts().isEmpty()
+          || o.outputsHeld.containsKey(n.index()));
+    } else if (target instanceof Target.MostMaps) {
+      java.util.function.ToIntFunction<Node> maps = n -> o.outputsHeld.getOrDefault(n.index(), 0)
+          + (int) n.runningAttempts().stream().filter(x -> x.contains("_m_")).count();
+      int most = up.stream().mapToInt(maps).max().orElse(0);
+      up.removeIf(n -> most == 0 || maps.applyAsInt(n) < most);
     }
     return up;
   }

@@ -12,8 +12,9 @@ public sealed interface Target {
    * on a worker, and crashing it restarts the job's master, which the seeds' JobTracker never did.
    */
   default Target sparingApplicationMaster() {
-    if (this instanceof Index || this instanceof Same || this instanceof SparingAm) {
-      throw new IllegalArgumentException("spareAm: applies to \"random\" and role targets only");
+    if (this instanceof Index || this instanceof Same || this instanceof SparingAm
+        || this instanceof ApplicationMaster || this instanceof Idle) {
+      throw new IllegalArgumentException("spareAm: applies to \"random\", \"running-reducer\", \"holding-map-outputs\" and \"most-maps\" only");
     }
     return new SparingAm(this);
   }
@@ -32,6 +33,25 @@ public sealed interface Target {
 
   static Target holdingMapOutputs() {
     return new HoldingMapOutputs();
+  }
+
+  /**
+   * The node with the most map work at the moment the fault fires: maps running there plus
+   * finished outputs it holds. Unlike a random node, it is a node whose loss costs work in every
+   * variant, so variants compared on the same seed lose comparable work.
+   */
+  static Target mostMaps() {
+    return new MostMaps();
+  }
+
+  /** The node running the job's ApplicationMaster. */
+  static Target applicationMaster() {
+    return new ApplicationMaster();
+  }
+
+  /** A node with no work: no attempt running, no map output held, not the ApplicationMaster. */
+  static Target idle() {
+    return new Idle();
   }
 
   /** The node the previous fault of the timeline hit (e.g. RST suppression on the crashed node). */
@@ -70,6 +90,27 @@ public sealed interface Target {
     @Override
     public String describe() {
       return "a node holding finished map outputs";
+    }
+  }
+
+  record MostMaps() implements Target {
+    @Override
+    public String describe() {
+      return "the node with the most map work";
+    }
+  }
+
+  record ApplicationMaster() implements Target {
+    @Override
+    public String describe() {
+      return "the node running the ApplicationMaster";
+    }
+  }
+
+  record Idle() implements Target {
+    @Override
+    public String describe() {
+      return "a node with no work";
     }
   }
 
