@@ -436,20 +436,21 @@ public final class RunExecutor {
       c.removeIf(Node::runsApplicationMaster);
       return c;
     }
-    if (target instanceof Target.RunningReducer) {
-      up.removeIf(n -> n.runningAttempts().stream().noneMatch(x -> x.contains("_r_")));
-    } else if (target instanceof Target.HoldingMapOutputs) {
-      up.removeIf(n -> !o.outputsHeld.containsKey(n.index()));
-    } else if (target instanceof Target.ApplicationMaster) {
-      up.removeIf(n -> !n.runsApplicationMaster());
-    } else if (target instanceof Target.Idle) {
-      up.removeIf(n -> n.runsApplicationMaster() || !n.runningAttempts().isEmpty()
-          || o.outputsHeld.containsKey(n.index()));
-    } else if (target instanceof Target.MostMaps) {
-      java.util.function.ToIntFunction<Node> maps = n -> o.outputsHeld.getOrDefault(n.index(), 0)
-          + (int) n.runningAttempts().stream().filter(x -> x.contains("_m_")).count();
-      int most = up.stream().mapToInt(maps).max().orElse(0);
-      up.removeIf(n -> most == 0 || maps.applyAsInt(n) < most);
+    if (target instanceof Target.Role role) {
+      switch (role) {
+        case RANDOM -> { }
+        case RUNNING_REDUCER -> up.removeIf(n -> n.runningAttempts().stream().noneMatch(x -> x.contains("_r_")));
+        case HOLDING_MAP_OUTPUTS -> up.removeIf(n -> !o.outputsHeld.containsKey(n.index()));
+        case APPLICATION_MASTER -> up.removeIf(n -> !n.runsApplicationMaster());
+        case IDLE -> up.removeIf(n -> n.runsApplicationMaster() || !n.runningAttempts().isEmpty()
+            || o.outputsHeld.containsKey(n.index()));
+        case MOST_MAPS -> {
+          java.util.function.ToIntFunction<Node> maps = n -> o.outputsHeld.getOrDefault(n.index(), 0)
+              + (int) n.runningAttempts().stream().filter(x -> x.contains("_m_")).count();
+          int most = up.stream().mapToInt(maps).max().orElse(0);
+          up.removeIf(n -> most == 0 || maps.applyAsInt(n) < most);
+        }
+      }
     }
     return up;
   }

@@ -12,8 +12,7 @@ public sealed interface Target {
    * on a worker, and crashing it restarts the job's master, which the seeds' JobTracker never did.
    */
   default Target sparingApplicationMaster() {
-    if (this instanceof Index || this instanceof Same || this instanceof SparingAm
-        || this instanceof ApplicationMaster || this instanceof Idle) {
+    if (!(this instanceof Role r) || r == Role.APPLICATION_MASTER || r == Role.IDLE) {
       throw new IllegalArgumentException("spareAm: applies to \"random\", \"running-reducer\", \"holding-map-outputs\" and \"most-maps\" only");
     }
     return new SparingAm(this);
@@ -24,15 +23,15 @@ public sealed interface Target {
   }
 
   static Target randomNode() {
-    return new RandomNode();
+    return Role.RANDOM;
   }
 
   static Target runningReducer() {
-    return new RunningReducer();
+    return Role.RUNNING_REDUCER;
   }
 
   static Target holdingMapOutputs() {
-    return new HoldingMapOutputs();
+    return Role.HOLDING_MAP_OUTPUTS;
   }
 
   /**
@@ -41,17 +40,17 @@ public sealed interface Target {
    * variant, so variants compared on the same seed lose comparable work.
    */
   static Target mostMaps() {
-    return new MostMaps();
+    return Role.MOST_MAPS;
   }
 
   /** The node running the job's ApplicationMaster. */
   static Target applicationMaster() {
-    return new ApplicationMaster();
+    return Role.APPLICATION_MASTER;
   }
 
   /** A node with no work: no attempt running, no map output held, not the ApplicationMaster. */
   static Target idle() {
-    return new Idle();
+    return Role.IDLE;
   }
 
   /** The node the previous fault of the timeline hit (e.g. RST suppression on the crashed node). */
@@ -72,45 +71,27 @@ public sealed interface Target {
     }
   }
 
-  record RandomNode() implements Target {
-    @Override
-    public String describe() {
-      return "random node";
-    }
-  }
+  /**
+   * A node chosen when the fault fires, by what it does then; several candidates are told apart
+   * by the run's seed. {@code RANDOM} is any node that is up.
+   */
+  enum Role implements Target {
+    RANDOM("random node"),
+    MOST_MAPS("the node with the most map work"),
+    RUNNING_REDUCER("a node running a reducer"),
+    HOLDING_MAP_OUTPUTS("a node holding finished map outputs"),
+    APPLICATION_MASTER("the node running the ApplicationMaster"),
+    IDLE("a node with no work");
 
-  record RunningReducer() implements Target {
-    @Override
-    public String describe() {
-      return "a node running a reducer";
-    }
-  }
+    private final String description;
 
-  record HoldingMapOutputs() implements Target {
-    @Override
-    public String describe() {
-      return "a node holding finished map outputs";
+    Role(String description) {
+      this.description = description;
     }
-  }
 
-  record MostMaps() implements Target {
     @Override
     public String describe() {
-      return "the node with the most map work";
-    }
-  }
-
-  record ApplicationMaster() implements Target {
-    @Override
-    public String describe() {
-      return "the node running the ApplicationMaster";
-    }
-  }
-
-  record Idle() implements Target {
-    @Override
-    public String describe() {
-      return "a node with no work";
+      return description;
     }
   }
 

@@ -131,6 +131,49 @@ class NodeCrashClusterTest {
     assertEquals("RUNNING", cluster.nodeStates().get(n.nodeId()));
   }
 
+  /** Harms nothing: notes what the node it was given was doing at that moment. */
+  record RoleProbe(Target target, java.util.List<Boolean> played) implements Fault {
+    @Override
+    public String kind() {
+      return "probe";
+    }
+
+    @Override
+    public Injection inject(Node node, FaultContext context) {
+      played.add(switch ((Target.Role) target) {
+        case APPLICATION_MASTER -> node.runsApplicationMaster();
+        case IDLE -> !node.runsApplicationMaster() && node.runningAttempts().isEmpty();
+        default -> true; // judged from the record, once every map is done
+      });
+      return Injection.permanent(Map.of());
+    }
+  }
+
+  /**
+   * Role targets hit a node that plays the role when the fault fires, so variants compared on the
+   * same seed lose the same kind of node: the AM's, one with no work, or the one with the most maps.
+   */
+  @Test
+  void roleTargetsHitANodeThatPlaysTheRole(MiniCluster cluster, Recorder recorder) {
+    java.util.List<Boolean> played = new java.util.concurrent.CopyOnWriteArrayList<>();
+    int maps = 6;
+    RunRecord run = recorder.save(cluster.run(Workloads.sort(16L << 20).withMaps(maps).withReduces(1),
+        Timeline.at(Duration.ZERO).inject(new RoleProbe(Target.idle(), played))
+            .plus(Timeline.when(JobEvent.mapsCompleted(1)).inject(new RoleProbe(Target.applicationMaster(), played)))
+            .plus(Timeline.when(JobEvent.mapsCompleted(maps)).inject(new RoleProbe(Target.mostMaps(), played)))));
+    assertTrue(run.job().succeeded(), "job: " + run.job());
+    assertEquals(3, run.faults().size());
+    run.faults().forEach(f -> assertNotNull(f.injectedMs(), "every probe fired: " + run.notes()));
+    assertEquals(java.util.List.of(true, true, true), played, "idle, AM: the node played its role when hit");
+    assertEquals("the node with the most map work", run.faults().get(2).target());
+    Map<Integer, Long> mapsByNode = run.attempts().stream()
+        .filter(a -> a.type().equals("MAP") && "SUCCEEDED".equals(a.state()) && a.node() != null)
+        .collect(Collectors.groupingBy(AttemptRecord::node, Collectors.counting()));
+    long most = mapsByNode.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+    assertEquals(most, mapsByNode.getOrDefault(run.faults().get(2).node(), 0L),
+        "most-maps hit node " + run.faults().get(2).node() + " of " + mapsByNode);
+  }
+
   @Test
   void gracefulStopIsSeenByTheRmAtOnce(MiniCluster cluster, Recorder recorder) {
     RunRecord run = recorder.save(cluster.run(Workloads.sort(16L << 20).withMaps(4).withReduces(1),
