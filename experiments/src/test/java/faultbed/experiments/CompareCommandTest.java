@@ -12,8 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.math3.distribution.LogNormalDistribution;
-import org.apache.commons.math3.random.Well19937c;
+import java.util.SplittableRandom;
+import org.apache.commons.statistics.distribution.ContinuousDistribution;
+import org.apache.commons.statistics.distribution.LogNormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,8 +30,8 @@ class CompareCommandTest {
 
   /** A suite folder of RUNS successful "crash" runs with log-normal times around 45 s (6% spread), scaled. */
   private static Path suite(Path dir, long seed, double scale) {
-    LogNormalDistribution times = new LogNormalDistribution(new Well19937c(seed), Math.log(45), 0.06,
-        LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+    ContinuousDistribution.Sampler times = LogNormalDistribution.of(Math.log(45), 0.06)
+        .createSampler(new SplittableRandom(seed)::nextLong);
     RecordStore store = new RecordStore(dir);
     for (int i = 0; i < RUNS; i++) {
       long ms = Math.round(times.sample() * scale * 1000);
