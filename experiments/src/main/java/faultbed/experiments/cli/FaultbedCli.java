@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "faultbed", mixinStandardHelpOptions = true, version = "faultbed 0.1.0",
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
-        ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class})
+        ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class, PlanCommand.class})
 public final class FaultbedCli implements Runnable {
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;

@@ -163,17 +163,20 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
       sb.append(format("  failed jobs: one-sided Fisher exact p %s%n",
           Format.p(c.failurePValue()) + holm(c.adjustedFailurePValue())));
       double smallest = c.smallestPossiblePValue();
+      String runs = c.design() instanceof Design.Paired d ? d.pairs() + " pairs"
+          : b.n() + " and " + k.n() + " successful runs";
       if (smallest >= thresholds.alpha()) {
-        String runs = c.design() instanceof Design.Paired d ? d.pairs() + " pairs"
-            : b.n() + " and " + k.n() + " successful runs";
         sb.append(format("  note: with %s no difference in time can reach alpha %s (smallest possible p %s);"
             + " run more%n", runs, Format.plain(thresholds.alpha()), Format.p(smallest)));
+      } else if (smallest >= analysis.level()) {
+        sb.append(format("  power: with %s no change can reach alpha %s (smallest possible p %s); run more%n",
+            runs, level(), Format.p(smallest)));
       } else if (c.detectable() != null) {
         sb.append(c.detectable().possible()
             ? format("  power: this sample can see a change of x%.3f or more %.0f%% of the time at alpha %s%n",
                 c.detectable().ratio(), c.detectable().power() * 100, level())
-            : format("  power: no slowdown up to x100 reaches alpha %s with these runs (smallest possible p %s)%n",
-                level(), Format.p(smallest)));
+            : format("  power: with %s no slowdown up to x100 reaches alpha %s %.0f%% of the time%n",
+                runs, level(), c.detectable().power() * 100));
       }
       sb.append("  verdict: ").append(c.verdict()).append(" (").append(c.reason()).append(")\n");
     }
