@@ -12,8 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.commons.math3.distribution.LogNormalDistribution;
-import org.apache.commons.math3.random.Well19937c;
+import java.util.SplittableRandom;
+import org.apache.commons.statistics.distribution.ContinuousDistribution;
+import org.apache.commons.statistics.distribution.LogNormalDistribution;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,8 +30,8 @@ class CompareCommandTest {
 
   /** A suite folder of RUNS successful "crash" runs with log-normal times around 45 s (6% spread), scaled. */
   private static Path suite(Path dir, long seed, double scale) {
-    LogNormalDistribution times = new LogNormalDistribution(new Well19937c(seed), Math.log(45), 0.06,
-        LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+    ContinuousDistribution.Sampler times = LogNormalDistribution.of(Math.log(45), 0.06)
+        .createSampler(new SplittableRandom(seed)::nextLong);
     RecordStore store = new RecordStore(dir);
     for (int i = 0; i < RUNS; i++) {
       long ms = Math.round(times.sample() * scale * 1000);
@@ -72,6 +73,41 @@ class CompareCommandTest {
   }
 
   @Test
+  void variantsRunInBlocksArePairedByBlock(@TempDir Path tmp) {
+    Path dir = BlockedRecords.hadoop3AndMine(tmp.resolve("blocks"));
+    assertEquals(0, faultbed("compare", dir.toString(), dir.toString(), "--baseline-variant", "hadoop3",
+        "--candidate-variant", "mine"), out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("hadoop3 -> mine: paired by block, 9 pairs (1 block left out: a failed job or a missing run)"), o);
+    assertTrue(o.contains("  runs (failed)          10 (0)         10 (1)"), o);
+    // 8 of 9 blocks slower, the faster one the closest: W+ = 44 of 45, exact p = 2 * 2 / 2^9
+    assertTrue(o.contains("  Wilcoxon signed-rank W+ 44 of 45, candidate slower in 8 of 9 blocks, exact p 0.00781"), o);
+    assertTrue(o.contains("  per-block ratio: median x1.050; Hodges-Lehmann x1.0"), o);
+    assertTrue(o.contains("  power: this sample can see a change of x1.0"), o);
+    assertTrue(o.contains("verdict: SLOWER_WITHIN_TOLERANCE"), o);
+    out.getBuffer().setLength(0);
+    assertEquals(1, faultbed("compare", dir.toString(), dir.toString(), "--baseline-variant", "hadoop3",
+        "--candidate-variant", "mine", "--max-regression", "2"), out + "\n" + err);
+    assertTrue(out.toString().contains("verdict: WORSE"), out.toString());
+  }
+
+  @Test
+  void allAgainstComparesEveryOtherVariantInOneFamily(@TempDir Path tmp) {
+    var times = new java.util.LinkedHashMap<String, double[]>();
+    times.put("hadoop3", BlockedRecords.HADOOP3);
+    times.put("mine", BlockedRecords.MINE);
+    times.put("theirs", BlockedRecords.HADOOP3.clone());
+    times.get("theirs")[0] = 30.1;
+    Path dir = BlockedRecords.write(tmp.resolve("blocks"), times);
+    assertEquals(0, faultbed("compare", dir.toString(), "--all-against", "hadoop3"), out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("2 comparisons: p-values Holm-adjusted; a lone change must reach alpha 0.05/2"), o);
+    assertTrue(o.contains("hadoop3 -> mine: paired by block"), o);
+    assertTrue(o.contains("hadoop3 -> theirs: paired by block"), o);
+    assertTrue(o.contains("exact p 0.00781, Holm 0.0156"), o);
+  }
+
+  @Test
   void badInputIsOneLineNamingTheArgument(@TempDir Path tmp) throws Exception {
     Path runs = suite(tmp.resolve("runs"), 1, 1.0);
     assertBad("--alpha: expected a number between 0 and 1, got 1.5", "compare", runs.toString(), runs.toString(), "--alpha", "1.5");
@@ -86,6 +122,12 @@ class CompareCommandTest {
     assertBad("--candidate-variant: expected one of [crash] in CANDIDATE, got other", "compare", runs.toString(),
         runs.toString(), "--baseline-variant", "crash", "--candidate-variant", "other");
     assertBad("Invalid value for option '--alpha'", "compare", runs.toString(), runs.toString(), "--alpha", "x");
+    assertBad("CANDIDATE: expected a folder of run records or a baseline file", "compare", runs.toString());
+    assertBad("--all-against: expected no --variant, --baseline-variant or --candidate-variant with it", "compare",
+        runs.toString(), "--all-against", "crash", "--variant", "crash");
+    assertBad("--all-against: expected one of [crash] in BASELINE, got other", "compare", runs.toString(),
+        "--all-against", "other");
+    assertBad("candidate has no variant but crash to compare", "compare", runs.toString(), "--all-against", "crash");
   }
 
   private void assertBad(String expectedStart, String... args) {

@@ -53,7 +53,7 @@ final class BaselineCommand implements Callable<Integer> {
     }
     PrintWriter o = spec.commandLine().getOut();
     for (VariantSample v : samples.variants()) {
-      o.printf("%-18s %4d runs %4d failed%n", v.variant(), v.runs(), v.failed());
+      o.printf("%-18s %4d runs %4d failed%n", v.variant(), v.runs().size(), v.failed());
     }
     o.println("baseline: " + out);
     o.flush();

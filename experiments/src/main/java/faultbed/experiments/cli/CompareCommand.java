@@ -2,7 +2,7 @@ package faultbed.experiments.cli;
 
 import faultbed.results.compare.SampleSet;
 import faultbed.results.compare.SuiteComparison;
-import faultbed.results.stats.Bootstrap;
+import faultbed.results.stats.Analysis;
 import faultbed.results.stats.GateThresholds;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -16,15 +16,17 @@ import picocli.CommandLine.Parameters;
 @Command(name = "compare", mixinStandardHelpOptions = true, description = {
     "Gates CANDIDATE against BASELINE: exit 1 on a regression (no cluster needed).",
     "Each is a folder of run records or a baseline file written by 'faultbed baseline'; variants "
-        + "are compared by name. Exit 0: no regression; 1: a variant got significantly slower than "
-        + "allowed, or failed significantly more jobs; 2: bad input."})
+        + "are compared by name, two variants of one suite that ran in blocks pair by pair. Several "
+        + "variants at once get Holm-adjusted p-values. Exit 0: no regression; 1: a variant got "
+        + "significantly slower than allowed, or failed significantly more jobs; 2: bad input."})
 final class CompareCommand implements Callable<Integer> {
   static final int REGRESSION = 1;
 
   @Parameters(index = "0", paramLabel = "BASELINE", description = "folder of run records or baseline file")
   Path baseline;
 
-  @Parameters(index = "1", paramLabel = "CANDIDATE", description = "folder of run records or baseline file")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "CANDIDATE",
+      description = "folder of run records or baseline file (with --all-against: BASELINE unless given)")
   Path candidate;
 
   @Option(names = "--max-regression", paramLabel = "PCT", defaultValue = "10",
@@ -32,7 +34,8 @@ final class CompareCommand implements Callable<Integer> {
   double maxRegressionPercent;
 
   @Option(names = "--alpha", paramLabel = "A", defaultValue = "0.05",
-      description = "significance level of the Mann-Whitney and Fisher tests (default ${DEFAULT-VALUE})")
+      description = "significance level of the rank and Fisher tests, Holm-adjusted when several variants are"
+          + " compared (default ${DEFAULT-VALUE})")
   double alpha;
 
   @Option(names = "--variant", paramLabel = "V", description = "compare only this variant (same name on both sides)")
@@ -46,6 +49,10 @@ final class CompareCommand implements Callable<Integer> {
       description = "the candidate's variant to compare, e.g. another variant of the same folder"
           + " (the baseline's too, unless --baseline-variant names another)")
   String candidateVariant;
+
+  @Option(names = "--all-against", paramLabel = "V",
+      description = "compare every other variant of CANDIDATE with BASELINE's V, e.g. 'compare DIR --all-against baseline'")
+  String allAgainst;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -63,6 +70,13 @@ final class CompareCommand implements Callable<Integer> {
     if (variant != null && (baselineVariant != null || candidateVariant != null)) {
       return bad(err, "--variant: expected either --variant or --baseline-variant/--candidate-variant, not both");
     }
+    if (allAgainst != null && (variant != null || baselineVariant != null || candidateVariant != null)) {
+      return bad(err, "--all-against: expected no --variant, --baseline-variant or --candidate-variant with it");
+    }
+    if (candidate == null && allAgainst == null) {
+      return bad(err, "CANDIDATE: expected a folder of run records or a baseline file"
+          + " (only --all-against compares a suite with itself)");
+    }
     String fromBaseline = variant != null ? variant : baselineVariant != null ? baselineVariant : candidateVariant;
     String fromCandidate = variant != null ? variant : candidateVariant != null ? candidateVariant : baselineVariant;
     SampleSet base;
@@ -73,9 +87,21 @@ final class CompareCommand implements Callable<Integer> {
       return bad(err, "BASELINE: " + e.getMessage());
     }
     try {
-      cand = SampleSet.read(candidate);
+      cand = candidate == null ? base : SampleSet.read(candidate);
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, "CANDIDATE: " + e.getMessage());
+    }
+    Analysis analysis = Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent));
+    if (allAgainst != null) {
+      String missing = missingVariant(base, allAgainst, "BASELINE", "--all-against");
+      if (missing != null) {
+        return bad(err, missing);
+      }
+      try {
+        return report(out, SuiteComparison.allAgainst(base, allAgainst, cand, analysis));
+      } catch (SampleSet.InvalidSampleSource e) {
+        return bad(err, e.getMessage());
+      }
     }
     // a side without its own name takes the other side's, so name the option the user gave
     String missing = missingVariant(base, fromBaseline, "BASELINE", variant != null ? "--variant"
@@ -87,13 +113,14 @@ final class CompareCommand implements Callable<Integer> {
     if (missing != null) {
       return bad(err, missing);
     }
-    SuiteComparison comparison;
     try {
-      comparison = SuiteComparison.of(base, cand, fromBaseline, fromCandidate,
-          new GateThresholds(alpha, maxRegressionPercent), Bootstrap.DEFAULT);
+      return report(out, SuiteComparison.of(base, cand, fromBaseline, fromCandidate, analysis));
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, e.getMessage());
     }
+  }
+
+  private static int report(PrintWriter out, SuiteComparison comparison) {
     out.print(comparison.table());
     out.flush();
     return comparison.regression() ? REGRESSION : 0;

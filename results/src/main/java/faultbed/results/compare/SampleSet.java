@@ -8,16 +8,18 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The completion times of every variant of one suite, read from a folder of run records or from a
- * baseline file. A comparison needs the raw times (a rank test cannot run on summaries), which is
- * why a baseline file keeps them.
+ * The runs of every variant of one suite, read from a folder of run records or from a baseline
+ * file. A comparison needs the raw times (a rank test cannot run on summaries), which is why a
+ * baseline file keeps them.
+ *
+ * @param origin the folder or file read, as a real path (null when not read from one): variants of
+ *     one origin are runs of one suite, which blocks can pair
  */
-public record SampleSet(String source, String scenario, List<VariantSample> variants) {
+public record SampleSet(String source, Path origin, String scenario, List<VariantSample> variants) {
   public SampleSet {
     variants = List.copyOf(variants);
   }
@@ -30,14 +32,22 @@ public record SampleSet(String source, String scenario, List<VariantSample> vari
     return variants.stream().map(VariantSample::variant).toList();
   }
 
-  public static SampleSet fromRecords(String source, List<RunRecord> records) {
+  /** Whether both name one folder or file. */
+  public boolean sameOrigin(SampleSet other) {
+    return origin != null && origin.equals(other.origin);
+  }
+
+  public static SampleSet fromRecords(String source, Path origin, List<RunRecord> records) {
     List<VariantSample> variants = new ArrayList<>();
-    SuiteSummary.byVariant(records).forEach((variant, runs) -> {
-      double[] times = SuiteSummary.completionTimes(runs);
-      variants.add(new VariantSample(variant, runs.size(), runs.size() - times.length,
-          Arrays.stream(times).boxed().toList()));
-    });
-    return new SampleSet(source, records.isEmpty() ? "" : records.get(0).scenario(), variants);
+    SuiteSummary.byVariant(records).forEach((variant, runs) -> variants.add(new VariantSample(variant,
+        runs.stream().map(SampleSet::run).toList())));
+    return new SampleSet(source, origin, records.isEmpty() ? "" : records.get(0).scenario(), variants);
+  }
+
+  /** A run as the tests see it: failed unless its job succeeded with a completion time. */
+  private static VariantSample.Run run(RunRecord r) {
+    Double seconds = r.job() != null && r.job().succeeded() ? r.completionSeconds().orElse(null) : null;
+    return new VariantSample.Run(r.runIndex(), r.block() == null ? null : r.block().index(), seconds);
   }
 
   /**
@@ -57,7 +67,7 @@ public record SampleSet(String source, String scenario, List<VariantSample> vari
       if (records.isEmpty()) {
         throw new InvalidSampleSource("expected run records (*.json) in " + path);
       }
-      return fromRecords(path.toString(), records);
+      return fromRecords(path.toString(), realPath(path), records);
     }
     if (!Files.isRegularFile(path)) {
       throw new InvalidSampleSource("expected a folder of run records or a baseline file, got " + path);
@@ -72,7 +82,15 @@ public record SampleSet(String source, String scenario, List<VariantSample> vari
       throw new InvalidSampleSource("expected a baseline file (\"format\": \"" + BaselineFile.FORMAT
           + "\", written by 'faultbed baseline') or a folder of run records, got " + path);
     }
-    return BaselineFile.read(path, json);
+    return BaselineFile.read(path, realPath(path), json);
+  }
+
+  private static Path realPath(Path path) {
+    try {
+      return path.toRealPath();
+    } catch (IOException e) {
+      return path.toAbsolutePath().normalize();
+    }
   }
 
   /** A path that holds no samples, with a message saying what was expected. */

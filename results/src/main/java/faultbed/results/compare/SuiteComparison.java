@@ -1,18 +1,26 @@
 package faultbed.results.compare;
 
 import faultbed.results.Distribution;
+import faultbed.results.stats.Analysis;
 import faultbed.results.stats.Bootstrap;
 import faultbed.results.stats.Comparison;
+import faultbed.results.stats.Comparison.Design;
+import faultbed.results.stats.Format;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.Holm;
 import faultbed.results.stats.Interval;
 import faultbed.results.stats.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Variant-by-variant comparison of a candidate suite against a baseline suite. */
-public record SuiteComparison(String baselineSource, String candidateSource, GateThresholds thresholds,
-    Bootstrap bootstrap, List<Comparison> comparisons) {
+/**
+ * Variant-by-variant comparison of a candidate suite against a baseline suite. Two variants of one
+ * suite that ran in blocks are compared pair by pair; all else as independent samples. When one
+ * call compares several variants, their p-values are Holm-adjusted and verdicts use those.
+ */
+public record SuiteComparison(String baselineSource, String candidateSource, Analysis analysis,
+    List<Comparison> comparisons) {
 
   public SuiteComparison {
     comparisons = List.copyOf(comparisons);
@@ -26,7 +34,7 @@ public record SuiteComparison(String baselineSource, String candidateSource, Gat
    *     a baseline variant has no successful run
    */
   public static SuiteComparison of(SampleSet baseline, SampleSet candidate, String baselineVariant,
-      String candidateVariant, GateThresholds thresholds, Bootstrap bootstrap) {
+      String candidateVariant, Analysis analysis) {
     List<VariantSample[]> pairs = new ArrayList<>();
     if (baselineVariant == null && candidateVariant == null) {
       for (VariantSample b : baseline.variants()) {
@@ -41,18 +49,66 @@ public record SuiteComparison(String baselineSource, String candidateSource, Gat
       pairs.add(new VariantSample[] {pick(baseline, baselineVariant, "baseline"),
           pick(candidate, candidateVariant, "candidate")});
     }
-    List<Comparison> comparisons = new ArrayList<>();
+    return compare(baseline, candidate, pairs, analysis);
+  }
+
+  /**
+   * Compares every variant of {@code candidate} but {@code variant} with the baseline's
+   * {@code variant}: a suite's variants against its reference, in one family.
+   */
+  public static SuiteComparison allAgainst(SampleSet baseline, String variant, SampleSet candidate,
+      Analysis analysis) {
+    VariantSample reference = pick(baseline, variant, "baseline");
+    List<VariantSample[]> pairs = candidate.variants().stream().filter(c -> !c.variant().equals(variant))
+        .map(c -> new VariantSample[] {reference, c}).toList();
+    if (pairs.isEmpty()) {
+      throw new SampleSet.InvalidSampleSource("candidate has no variant but " + variant + " to compare");
+    }
+    return compare(baseline, candidate, pairs, analysis);
+  }
+
+  private static SuiteComparison compare(SampleSet baseline, SampleSet candidate, List<VariantSample[]> pairs,
+      Analysis analysis) {
+    Analysis family = analysis.forTests(pairs.size());
+    List<Comparison> raw = new ArrayList<>();
     for (VariantSample[] p : pairs) {
       if (p[0].completionSeconds().isEmpty()) {
         throw new SampleSet.InvalidSampleSource("baseline variant " + p[0].variant()
             + ": no successful runs to compare against");
       }
-      String label = p[0].variant().equals(p[1].variant()) ? p[0].variant()
-          : p[0].variant() + " -> " + p[1].variant();
-      comparisons.add(Comparison.of(label, p[0].times(), p[0].failed(), label, p[1].times(),
-          p[1].failed(), thresholds, bootstrap));
+      raw.add(compare(baseline, candidate, p[0], p[1], family));
     }
-    return new SuiteComparison(baseline.source(), candidate.source(), thresholds, bootstrap, comparisons);
+    double[] times = Holm.adjust(raw.stream().mapToDouble(c -> c.test() == null ? Double.NaN : c.test().pValue())
+        .toArray());
+    double[] failures = Holm.adjust(raw.stream().mapToDouble(Comparison::failurePValue).toArray());
+    List<Comparison> adjusted = new ArrayList<>();
+    for (int i = 0; i < raw.size(); i++) {
+      adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
+    }
+    return new SuiteComparison(baseline.source(), candidate.source(), family, adjusted);
+  }
+
+  /** Paired when both variants are of one suite and ran in blocks; otherwise independent samples. */
+  private static Comparison compare(SampleSet baselineSet, SampleSet candidateSet, VariantSample b,
+      VariantSample c, Analysis analysis) {
+    String label = b.variant().equals(c.variant()) ? b.variant() : b.variant() + " -> " + c.variant();
+    String why;
+    if (!baselineSet.sameOrigin(candidateSet)) {
+      why = "runs of different suites";
+    } else if (b.variant().equals(c.variant())) {
+      why = "the same runs on both sides";
+    } else if (!b.blocked() || !c.blocked()) {
+      why = "runs not in blocks";
+    } else {
+      BlockPairs pairs = BlockPairs.of(b, c);
+      if (pairs.pairs() > 0) {
+        return Comparison.paired(label, pairs.baseline(), pairs.candidate(), pairs.unpairedBlocks(),
+            new Comparison.Tally(b.runs().size(), b.failed()), new Comparison.Tally(c.runs().size(), c.failed()),
+            analysis);
+      }
+      why = "no block in which both jobs succeeded";
+    }
+    return Comparison.unpaired(label, why, b.times(), b.failed(), c.times(), c.failed(), analysis);
   }
 
   private static VariantSample pick(SampleSet set, String name, String side) {
@@ -69,32 +125,82 @@ public record SuiteComparison(String baselineSource, String candidateSource, Gat
 
   /** The comparison as text for a terminal, one block per variant, then the gate's answer. */
   public String table() {
+    GateThresholds thresholds = analysis.thresholds();
+    Bootstrap bootstrap = analysis.bootstrap();
     StringBuilder sb = new StringBuilder();
     sb.append("baseline:  ").append(baselineSource).append('\n');
     sb.append("candidate: ").append(candidateSource).append('\n');
     sb.append(format("thresholds: %s; bootstrap %d resamples, %.0f%% intervals, seed %d%n",
         thresholds.describe(), bootstrap.resamples(), bootstrap.level() * 100, bootstrap.seed()));
+    sb.append(format("power: the smallest slowdown the test sees %.0f%% of the time, %d simulations, seed %d%n",
+        Comparison.POWER * 100, analysis.simulation().repetitions(), analysis.simulation().seed()));
+    if (analysis.tests() > 1) {
+      sb.append(format("%d comparisons: p-values Holm-adjusted; a lone change must reach alpha %s%n",
+          analysis.tests(), level()));
+    }
     for (Comparison c : comparisons) {
-      sb.append('\n').append(c.baseline().label()).append('\n');
+      sb.append('\n').append(c.baseline().label()).append(": ").append(design(c.design())).append('\n');
       sb.append(format("  %-14s %14s %14s%n", "", "baseline", "candidate"));
       sb.append(format("  %-14s %14s %14s%n", "runs (failed)", runs(c.baseline()), runs(c.candidate())));
       Distribution b = c.baseline().times();
       Distribution k = c.candidate().times();
-      if (c.median() != null) {
+      if (c.test() != null) {
         sb.append(effectLine("median s", b.median(), k.median(), c.median()));
         sb.append(effectLine("p90 s", b.p90(), k.p90(), c.p90()));
-        sb.append(format("  Mann-Whitney U %.1f of %d pairs, p %.3g; Cliff's delta %+.2f (positive: candidate slower)%n",
-            c.mannWhitneyU(), b.n() * k.n(), c.pValue(), c.cliffsDelta()));
+        String hl = format("Hodges-Lehmann x%.3f %s (exact %.1f%% interval)", c.shift().ratio(),
+            interval("%.3f", c.shift().interval()), c.shift().confidence() * 100);
+        String p = c.test().describeP() + holm(c.adjustedPValue());
+        if (c.design() instanceof Design.Paired d) {
+          sb.append(format("  per-block ratio: median x%.3f; %s%n", d.medianBlockRatio(), hl));
+          sb.append(format("  %s W+ %.0f of %d, candidate slower in %d of %d blocks, %s%n", c.test().name(),
+              c.test().statistic(), d.pairs() * (d.pairs() + 1) / 2, d.slowerBlocks(), d.pairs(), p));
+        } else if (c.design() instanceof Design.Unpaired d) {
+          sb.append("  ").append(hl).append('\n');
+          sb.append(format("  %s U %s of %d pairs, %s; Cliff's delta %+.2f (positive: candidate slower)%n",
+              c.test().name(), Format.plain(c.test().statistic()), b.n() * k.n(), p, d.cliffsDelta()));
+        }
       }
-      sb.append(format("  failed jobs: one-sided Fisher p %.3g%n", c.failurePValue()));
-      if (c.smallestPossiblePValue() >= thresholds.alpha()) {
-        sb.append(format("  note: with %d and %d successful runs no difference in time can reach alpha %s"
-            + " (smallest possible p %.3g); run more%n", b.n(), k.n(), thresholds.alpha(), c.smallestPossiblePValue()));
+      sb.append(format("  failed jobs: one-sided Fisher exact p %s%n",
+          Format.p(c.failurePValue()) + holm(c.adjustedFailurePValue())));
+      double smallest = c.smallestPossiblePValue();
+      String runs = c.design() instanceof Design.Paired d ? d.pairs() + " pairs"
+          : b.n() + " and " + k.n() + " successful runs";
+      if (smallest >= thresholds.alpha()) {
+        sb.append(format("  note: with %s no difference in time can reach alpha %s (smallest possible p %s);"
+            + " run more%n", runs, Format.plain(thresholds.alpha()), Format.p(smallest)));
+      } else if (smallest >= analysis.level()) {
+        sb.append(format("  power: with %s no change can reach alpha %s (smallest possible p %s); run more%n",
+            runs, level(), Format.p(smallest)));
+      } else if (c.detectable() != null) {
+        sb.append(c.detectable().possible()
+            ? format("  power: this sample can see a change of x%.3f or more %.0f%% of the time at alpha %s%n",
+                c.detectable().ratio(), c.detectable().power() * 100, level())
+            : format("  power: with %s no slowdown up to x100 reaches alpha %s %.0f%% of the time%n",
+                runs, level(), c.detectable().power() * 100));
       }
       sb.append("  verdict: ").append(c.verdict()).append(" (").append(c.reason()).append(")\n");
     }
     sb.append('\n').append(regression() ? "REGRESSION" : "no regression").append('\n');
     return sb.toString();
+  }
+
+  private static String design(Design design) {
+    if (design instanceof Design.Paired p) {
+      return "paired by block, " + p.pairs() + (p.pairs() == 1 ? " pair" : " pairs")
+          + (p.unpairedBlocks() == 0 ? "" : " (" + p.unpairedBlocks() + (p.unpairedBlocks() == 1 ? " block" : " blocks")
+              + " left out: a failed job or a missing run)");
+    }
+    return "unpaired, " + ((Design.Unpaired) design).why();
+  }
+
+  /** "0.05", or "0.05/15" when a lone change in a family of 15 must reach alpha / 15. */
+  private String level() {
+    String alpha = Format.plain(analysis.thresholds().alpha());
+    return analysis.tests() == 1 ? alpha : alpha + "/" + analysis.tests();
+  }
+
+  private String holm(double adjusted) {
+    return analysis.tests() > 1 ? ", Holm " + Format.p(adjusted) : "";
   }
 
   private static String runs(Comparison.Side s) {

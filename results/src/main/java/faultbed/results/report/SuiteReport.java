@@ -10,6 +10,9 @@ import faultbed.results.classify.DetectionTradeoff;
 import faultbed.results.classify.DinuNgComparison;
 import faultbed.results.classify.DinuNgClassifier;
 import faultbed.results.classify.DinuNgGroup;
+import faultbed.results.compare.SampleSet;
+import faultbed.results.compare.SuiteComparison;
+import faultbed.results.stats.Analysis;
 import faultbed.results.stats.Bootstrap;
 import faultbed.results.stats.Comparison;
 import faultbed.results.stats.GateThresholds;
@@ -73,7 +76,7 @@ public final class SuiteReport {
 
     h.element("h2", "Completion time");
     summaryTable(h, records);
-    comparisonTable(h, times, byVariant);
+    comparisonTable(h, dir, records, times);
 
     List<Classification> classes = rows.stream().map(ReportRow::classification).toList();
     double[] faultFree = rows.stream().filter(r -> r.classification().group() == DinuNgGroup.NO_FAULT
@@ -141,40 +144,41 @@ public final class SuiteReport {
         .raw("</p>\n");
   }
 
-  /** Every variant against the fault-free one (named "baseline", else the first), when there are two or more. */
-  private static void comparisonTable(Html h, Map<String, double[]> times, Map<String, List<RunRecord>> byVariant) {
+  /**
+   * Every variant against the fault-free one (named "baseline", else the first), when there are two
+   * or more: 'faultbed compare DIR DIR --all-against REFERENCE', paired by block where the runs were.
+   */
+  private static void comparisonTable(Html h, Path dir, List<RunRecord> records, Map<String, double[]> times) {
     if (times.size() < 2) {
       return;
     }
     String reference = times.containsKey("baseline") ? "baseline" : times.keySet().iterator().next();
-    double[] ref = times.get(reference);
-    if (ref.length == 0) {
+    if (times.get(reference).length == 0) {
       return;
     }
-    GateThresholds g = GateThresholds.DEFAULT;
+    SampleSet samples = SampleSet.fromRecords(dir.toString(), dir.toAbsolutePath().normalize(), records);
+    SuiteComparison all = SuiteComparison.allAgainst(samples, reference, samples, Analysis.DEFAULT);
+    GateThresholds g = all.analysis().thresholds();
     h.raw("<table><thead><tr><th>variant</th><th>median ratio</th><th>95% CI</th><th>p90 ratio</th>")
-        .raw("<th>95% CI</th><th>Mann-Whitney p</th><th>Cliff's delta</th><th>verdict</th></tr></thead><tbody>\n");
-    for (var e : times.entrySet()) {
-      if (e.getKey().equals(reference)) {
-        continue;
-      }
-      int failed = byVariant.get(e.getKey()).size() - e.getValue().length;
-      int refFailed = byVariant.get(reference).size() - ref.length;
-      Comparison c = Comparison.of(reference, ref, refFailed, e.getKey(), e.getValue(), failed, g, Bootstrap.DEFAULT);
-      h.raw("<tr>").element("td", e.getKey() + " vs " + reference);
-      if (c.median() == null) {
-        h.raw("<td colspan=\"6\">no successful run</td>");
+        .raw("<th>95% CI</th><th>test</th><th>p</th><th>Holm p</th><th>verdict</th></tr></thead><tbody>\n");
+    for (Comparison c : all.comparisons()) {
+      h.raw("<tr>").element("td", c.baseline().label().replace(reference + " -> ", "") + " vs " + reference);
+      if (c.test() == null) {
+        h.raw("<td colspan=\"7\">no successful run</td>");
       } else {
+        String design = c.design() instanceof Comparison.Design.Paired p ? ", " + p.pairs() + " pairs" : "";
         h.raw(num(c.median().ratio(), "%.3f")).raw(cell(c.median().ratioInterval(), "%.3f"))
             .raw(num(c.p90().ratio(), "%.3f")).raw(cell(c.p90().ratioInterval(), "%.3f"))
-            .raw(num(c.pValue(), "%.3g")).raw(num(c.cliffsDelta(), "%+.2f"));
+            .element("td", c.test().name() + ", " + c.test().method() + design)
+            .raw(num(c.test().pValue(), "%.3g")).raw(num(c.adjustedPValue(), "%.3g"));
       }
       h.raw("<td title=\"").text(c.reason()).raw("\">").text(c.verdict().toString()).raw("</td></tr>\n");
     }
     h.raw("</tbody></table>\n");
     h.raw("<p class=\"note\">").text(String.format(Locale.ROOT, "Ratios are variant over %s; a ratio above 1 is"
-        + " slower. Verdicts at alpha %.2f with at most %.0f%% regression, as 'faultbed compare' gives them.",
-        reference, g.alpha(), g.maxRegressionPercent())).raw("</p>\n");
+        + " slower. Verdicts at alpha %.2f with at most %.0f%% regression on Holm-adjusted p-values, as"
+        + " 'faultbed compare DIR DIR --all-against %s' gives them.", reference, g.alpha(), g.maxRegressionPercent(),
+        reference)).raw("</p>\n");
   }
 
   private static void costs(Html h, List<ReportRow> rows, Map<String, List<RunRecord>> byVariant) {

@@ -56,6 +56,46 @@ public record Bootstrap(int resamples, double level, long seed) {
     return twoSample(baseline, candidate, statistic, true);
   }
 
+  /**
+   * Interval for the ratio {@code statistic(candidate) / statistic(baseline)} of paired samples
+   * ({@code baseline[i]} and {@code candidate[i]} ran in block i): blocks are resampled, so the
+   * pairs stay together and the interval reflects the pairing.
+   */
+  public Interval pairedRatio(double[] baseline, double[] candidate, ToDoubleFunction<double[]> statistic) {
+    return paired(baseline, candidate, statistic, true);
+  }
+
+  /** Interval for the difference of {@code statistic} of paired samples, resampling blocks. */
+  public Interval pairedDifference(double[] baseline, double[] candidate, ToDoubleFunction<double[]> statistic) {
+    return paired(baseline, candidate, statistic, false);
+  }
+
+  private Interval paired(double[] baseline, double[] candidate, ToDoubleFunction<double[]> statistic,
+      boolean ratio) {
+    if (baseline.length != candidate.length) {
+      throw new IllegalArgumentException("paired samples: expected equal lengths, got " + baseline.length
+          + " and " + candidate.length);
+    }
+    if (baseline.length == 0) {
+      return Interval.UNKNOWN;
+    }
+    SplittableRandom random = new SplittableRandom(seed);
+    double[] estimates = new double[resamples];
+    double[] b = new double[baseline.length];
+    double[] c = new double[candidate.length];
+    for (int i = 0; i < resamples; i++) {
+      for (int j = 0; j < b.length; j++) {
+        int block = random.nextInt(b.length);
+        b[j] = baseline[block];
+        c[j] = candidate[block];
+      }
+      double sb = statistic.applyAsDouble(b);
+      double sc = statistic.applyAsDouble(c);
+      estimates[i] = ratio ? sc / sb : sc - sb;
+    }
+    return centralShare(estimates);
+  }
+
   private Interval twoSample(double[] baseline, double[] candidate, ToDoubleFunction<double[]> statistic,
       boolean ratio) {
     if (baseline.length == 0 || candidate.length == 0) {

@@ -1,7 +1,5 @@
 package faultbed.results.stats;
 
-import java.math.BigDecimal;
-
 /**
  * When a comparison counts as a regression: the difference must be significant at {@code alpha}
  * and the candidate's median more than {@code maxRegressionPercent} above the baseline's.
@@ -20,10 +18,6 @@ public record GateThresholds(double alpha, double maxRegressionPercent) {
 
   /** "alpha 0.05, max regression 10%": the thresholds as a user wrote them. */
   public String describe() {
-    return "alpha " + plain(alpha) + ", max regression " + plain(maxRegressionPercent) + "%";
-  }
-
-  static String plain(double value) {
-    return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    return "alpha " + Format.plain(alpha) + ", max regression " + Format.plain(maxRegressionPercent) + "%";
   }
 }

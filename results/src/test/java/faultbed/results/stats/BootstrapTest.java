@@ -7,14 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.function.DoubleSupplier;
 import java.util.function.ToDoubleFunction;
-import org.apache.commons.math3.distribution.LogNormalDistribution;
-import org.apache.commons.math3.distribution.NormalDistribution;
-import org.apache.commons.math3.random.Well19937c;
+import java.util.SplittableRandom;
+import org.apache.commons.statistics.distribution.ContinuousDistribution;
+import org.apache.commons.statistics.distribution.LogNormalDistribution;
+import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.junit.jupiter.api.Test;
 
 class BootstrapTest {
   private static final int SAMPLES = 400;
   private static final int SAMPLE_SIZE = 40;
+
+  private static ContinuousDistribution.Sampler sampler(ContinuousDistribution d, long seed) {
+    return d.createSampler(new SplittableRandom(seed)::nextLong);
+  }
 
   /** Share of SAMPLES synthetic samples whose interval holds the true value. */
   private static double coverage(DoubleSupplier draw, ToDoubleFunction<double[]> statistic, double truth) {
@@ -33,7 +38,7 @@ class BootstrapTest {
 
   @Test
   void medianIntervalCoversTheTrueMedianNearlyNinetyFivePercentOfTheTimeForNormalSamples() {
-    NormalDistribution normal = new NormalDistribution(new Well19937c(11), 45, 5);
+    ContinuousDistribution.Sampler normal = sampler(NormalDistribution.of(45, 5), 11);
     double c = coverage(normal::sample, Bootstrap::median, 45);
     assertTrue(c >= 0.92 && c <= 0.98, "coverage " + c);
   }
@@ -41,15 +46,14 @@ class BootstrapTest {
   @Test
   void medianIntervalCoversTheTrueMedianNearlyNinetyFivePercentOfTheTimeForLognormalSamples() {
     // job times are skewed: log-normal with median e^3.8 = 44.7 s and a long right tail
-    LogNormalDistribution lognormal = new LogNormalDistribution(new Well19937c(12), 3.8, 0.4,
-        LogNormalDistribution.DEFAULT_INVERSE_ABSOLUTE_ACCURACY);
+    ContinuousDistribution.Sampler lognormal = sampler(LogNormalDistribution.of(3.8, 0.4), 12);
     double c = coverage(lognormal::sample, Bootstrap::median, Math.exp(3.8));
     assertTrue(c >= 0.92 && c <= 0.98, "coverage " + c);
   }
 
   @Test
   void sameSeedSameInterval() {
-    double[] x = new NormalDistribution(new Well19937c(3), 45, 5).sample(25);
+    double[] x = sampler(NormalDistribution.of(45, 5), 3).samples(25).toArray();
     assertEquals(Bootstrap.DEFAULT.interval(x, Bootstrap::median), Bootstrap.DEFAULT.interval(x, Bootstrap::median));
     ToDoubleFunction<double[]> mean = v -> Arrays.stream(v).average().orElseThrow();
     assertNotEquals(new Bootstrap(2000, 0.95, 1).interval(x, mean), new Bootstrap(2000, 0.95, 2).interval(x, mean),

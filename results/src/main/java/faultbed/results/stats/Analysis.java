@@ -1,0 +1,36 @@
+package faultbed.results.stats;
+
+/**
+ * How comparisons are made: the gate's thresholds, the bootstrap for intervals, the power
+ * simulation, and how many comparisons are checked together (their p-values are Holm-adjusted, and
+ * a lone change must reach alpha / tests, the first of Holm's steps, so that is the level the
+ * detectable change is stated at).
+ */
+public record Analysis(GateThresholds thresholds, Bootstrap bootstrap, PowerSimulation simulation, int tests) {
+  public static final Analysis DEFAULT = new Analysis(GateThresholds.DEFAULT, Bootstrap.DEFAULT,
+      PowerSimulation.DEFAULT, 1);
+
+  public Analysis {
+    if (tests < 1) {
+      throw new IllegalArgumentException("tests: expected at least 1, got " + tests);
+    }
+  }
+
+  public Analysis withThresholds(GateThresholds t) {
+    return new Analysis(t, bootstrap, simulation, tests);
+  }
+
+  public Analysis forTests(int count) {
+    return new Analysis(thresholds, bootstrap, simulation, count);
+  }
+
+  /** The level one test of the family must reach when it alone differs. */
+  public double level() {
+    return thresholds.alpha() / tests;
+  }
+
+  Comparison.DetectableChange detectable(Spread spread, int n, int m) {
+    return new Comparison.DetectableChange(
+        simulation.minimumDetectableRatio(spread, n, m, level(), Comparison.POWER), Comparison.POWER, level());
+  }
+}
