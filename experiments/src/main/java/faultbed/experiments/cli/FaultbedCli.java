@@ -28,7 +28,7 @@ import picocli.CommandLine.Parameters;
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
         ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class,
-        PlanCommand.class, MergeCommand.class})
+        PlanCommand.class, CalibrateCommand.class, MergeCommand.class})
 public final class FaultbedCli implements Runnable {
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;

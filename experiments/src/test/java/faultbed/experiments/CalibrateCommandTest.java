@@ -1,0 +1,59 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** 'faultbed calibrate' on the published drift suite, whose variants a and b are identical. */
+class CalibrateCommandTest {
+  private static final Path BLOCKED = Path.of("published/drift/blocked");
+  private static final Path UNBLOCKED = Path.of("published/drift/variant-by-variant");
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int faultbed(String... args) {
+    return FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+  }
+
+  @Test
+  void measuresTheGateOnRealBlocks() {
+    assertEquals(0, faultbed("calibrate", BLOCKED.toString(), "--reference", "a", "--same", "b", "--blocks", "6,12",
+        "--draws", "400", "--max-regression", "0"), err.toString());
+    String o = out.toString();
+    assertTrue(o.contains("6 complete blocks of a, b"), o);
+    assertTrue(o.contains("gate: compare at alpha 0.05, max regression 0%; 400 suites"), o);
+    String twelve = o.lines().filter(l -> l.startsWith("    12 ")).findFirst().orElseThrow(() -> new AssertionError(o));
+    String[] cells = twelve.trim().split("\\s+");
+    // blocks, minutes, then paired / unpaired for the A/A pair, x1.05 and x1.10
+    double falseAlarm = Double.parseDouble(cells[2]);
+    double tenPercent = Double.parseDouble(cells[8]);
+    assertTrue(falseAlarm <= 0.05, o);
+    assertTrue(tenPercent >= 0.8, o);
+    // 12 blocks of two variants at the drift suite's pace of about 20 s per run
+    assertTrue(Double.parseDouble(cells[1]) > 6 && Double.parseDouble(cells[1]) < 10, o);
+  }
+
+  @Test
+  void badInputIsOneLineAndExitTwo() {
+    assertEquals(2, faultbed("calibrate", BLOCKED.toString(), "--reference", "a", "--same", "c"));
+    assertEquals("faultbed: SUITE: expected a variant c, got [a, b]", err.toString().strip());
+    assertBad("faultbed: SUITE: variant a: expected runs in blocks, got runs without",
+        "calibrate", UNBLOCKED.toString(), "--reference", "a", "--same", "b");
+    assertBad("faultbed: --blocks: expected sizes of 2 or more blocks, got 1",
+        "calibrate", BLOCKED.toString(), "--reference", "a", "--same", "b", "--blocks", "1");
+    assertBad("faultbed: --shift: expected percentages above 0, got -5.0",
+        "calibrate", BLOCKED.toString(), "--reference", "a", "--same", "b", "--shift", "-5");
+  }
+
+  private void assertBad(String line, String... args) {
+    err.getBuffer().setLength(0);
+    assertEquals(2, faultbed(args));
+    assertEquals(line, err.toString().strip());
+  }
+}

@@ -1,0 +1,221 @@
+package faultbed.results.compare;
+
+import faultbed.results.stats.Analysis;
+import faultbed.results.stats.Bootstrap;
+import faultbed.results.stats.Comparison;
+import faultbed.results.stats.Format;
+import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.PowerSimulation;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+
+/**
+ * How often the gate ('faultbed compare' with given thresholds) says WORSE, measured on real runs:
+ * suites of n blocks are drawn with replacement from the blocks of a recorded suite that ran the
+ * reference variant twice ({@code reference} and {@code same}: an A/A pair) and, optionally, a
+ * variant with a known difference ({@code changed}). Each drawn suite goes through the gate's own
+ * code ({@link SuiteComparison}), so what is measured is the gate, not a model of it:
+ *
+ * <ul>
+ *   <li>false alarms: reference against same, which differ by nothing but noise;
+ *   <li>detection of a known slowdown: reference against same with every time multiplied by the
+ *       ratio (the real A/A noise, an exactly known effect);
+ *   <li>detection of the changed variant: a real difference, whose size the whole suite estimates.
+ * </ul>
+ *
+ * Each is measured twice: with the drawn runs paired by block, as the gate sees an interleaved suite,
+ * and with the same runs as independent samples, as it sees runs recorded apart (a stored baseline).
+ * Within each drawn block the reference's and the same variant's runs swap sides half the time:
+ * they are exchangeable (same settings, order shuffled in the block), so this draws from the null
+ * hypothesis itself rather than from whatever difference the recorded blocks happened to show.
+ * A block drawn twice would tie ranks, which the exact tests cannot take; those ties are broken at
+ * random by a relative jitter of 1e-6, far below the times' resolution.
+ *
+ * @param blocks complete blocks drawn from (every variant used ran there)
+ * @param secondsPerRun median time between the starts of consecutive runs in the recorded suite,
+ *     cluster reset included (NaN when unknown)
+ */
+public record GateCalibration(String source, String reference, String same, String changed,
+    GateThresholds thresholds, int draws, long seed, int blocks, double secondsPerRun,
+    List<Double> shifts, Comparison changedOnWholeSuite, List<Row> rows) {
+
+  /**
+   * Rates at one suite size; each array has a paired and an unpaired entry.
+   *
+   * @param detectedShift per shift in {@link #shifts()}: {paired, unpaired}
+   * @param detectedChanged {paired, unpaired}, or null without a changed variant
+   */
+  public record Row(int blocks, double[] falseAlarms, List<double[]> detectedShift, double[] detectedChanged) {}
+
+  public GateCalibration {
+    shifts = List.copyOf(shifts);
+    rows = List.copyOf(rows);
+  }
+
+  // Only the verdict of each drawn comparison is read: its intervals and power line are not worth
+  // 2000 resamples and 1000 simulations each, so they get one.
+  private static Analysis verdictOnly(GateThresholds thresholds, long seed) {
+    return new Analysis(thresholds, new Bootstrap(1, 0.95, seed), new PowerSimulation(1, seed), 1);
+  }
+
+  /**
+   * @param changed the variant with a known difference, or null
+   * @param sizes suite sizes in blocks
+   * @param shifts known slowdowns as ratios (1.05: 5 % slower)
+   * @throws SampleSet.InvalidSampleSource when a variant is missing or did not run in blocks
+   */
+  public static GateCalibration of(SampleSet suite, String reference, String same, String changed,
+      List<Integer> sizes, List<Double> shifts, GateThresholds thresholds, int draws, long seed,
+      double secondsPerRun) {
+    List<String> names = new ArrayList<>(List.of(reference, same));
+    if (changed != null) {
+      names.add(changed);
+    }
+    List<Map<Integer, Double>> byBlock = new ArrayList<>();
+    for (String name : names) {
+      VariantSample v = suite.variant(name).orElseThrow(() -> new SampleSet.InvalidSampleSource(
+          "expected a variant " + name + ", got " + suite.variantNames()));
+      if (!v.blocked()) {
+        throw new SampleSet.InvalidSampleSource("variant " + name + ": expected runs in blocks, got runs without");
+      }
+      Map<Integer, Double> times = new TreeMap<>();
+      // a failed job keeps its block with no time: the gate's failure test sees it
+      v.runs().forEach(r -> times.put(r.block(), r.seconds() == null ? Double.NaN : r.seconds()));
+      byBlock.add(times);
+    }
+    List<Integer> complete = byBlock.get(0).keySet().stream()
+        .filter(b -> byBlock.stream().allMatch(m -> m.containsKey(b))).toList();
+    if (complete.size() < 2) {
+      throw new SampleSet.InvalidSampleSource("expected at least 2 blocks in which " + names
+          + " all ran, got " + complete.size());
+    }
+    double[][] table = new double[names.size()][complete.size()];
+    for (int v = 0; v < names.size(); v++) {
+      for (int b = 0; b < complete.size(); b++) {
+        table[v][b] = byBlock.get(v).get(complete.get(b));
+      }
+    }
+    Analysis analysis = verdictOnly(thresholds, seed);
+    Path origin = suite.origin() != null ? suite.origin() : Path.of(suite.source());
+    SplittableRandom random = new SplittableRandom(seed);
+    List<Row> rows = new ArrayList<>();
+    for (int n : sizes) {
+      int[] falseAlarms = new int[2];
+      int[][] shifted = new int[shifts.size()][2];
+      int[] changedHits = new int[2];
+      for (int d = 0; d < draws; d++) {
+        int[] drawn = random.ints(n, 0, complete.size()).toArray();
+        double[][] times = new double[names.size()][n];
+        for (int v = 0; v < names.size(); v++) {
+          for (int i = 0; i < n; i++) {
+            times[v][i] = table[v][drawn[i]] * Math.exp(1e-6 * random.nextGaussian());
+          }
+        }
+        for (int i = 0; i < n; i++) {
+          if (random.nextBoolean()) {
+            double t = times[0][i];
+            times[0][i] = times[1][i];
+            times[1][i] = t;
+          }
+        }
+        for (int p = 0; p < 2; p++) {
+          boolean paired = p == 0;
+          falseAlarms[p] += worse(origin, reference, times[0], same, times[1], paired, analysis);
+          for (int s = 0; s < shifts.size(); s++) {
+            double ratio = shifts.get(s);
+            double[] slower = Arrays.stream(times[1]).map(t -> t * ratio).toArray();
+            shifted[s][p] += worse(origin, reference, times[0], same, slower, paired, analysis);
+          }
+          if (changed != null) {
+            changedHits[p] += worse(origin, reference, times[0], changed, times[2], paired, analysis);
+          }
+        }
+      }
+      List<double[]> detected = new ArrayList<>();
+      for (int[] s : shifted) {
+        detected.add(rates(s, draws));
+      }
+      rows.add(new Row(n, rates(falseAlarms, draws), detected, changed == null ? null : rates(changedHits, draws)));
+    }
+    Comparison whole = changed == null ? null : SuiteComparison.of(suite, suite, reference, changed,
+        Analysis.DEFAULT.withThresholds(thresholds)).comparisons().get(0);
+    return new GateCalibration(suite.source(), reference, same, changed, thresholds, draws, seed,
+        complete.size(), secondsPerRun, shifts, whole, rows);
+  }
+
+  private static double[] rates(int[] counts, int draws) {
+    return new double[] {counts[0] / (double) draws, counts[1] / (double) draws};
+  }
+
+  /** 1 when the gate fails a drawn suite of these two variants, else 0. */
+  private static int worse(Path origin, String baseline, double[] baselineTimes, String candidate,
+      double[] candidateTimes, boolean paired, Analysis analysis) {
+    SampleSet drawn = new SampleSet("drawn", origin, "drawn",
+        List.of(sample(baseline, baselineTimes, paired), sample(candidate, candidateTimes, paired)));
+    return SuiteComparison.of(drawn, drawn, baseline, candidate, analysis).regression() ? 1 : 0;
+  }
+
+  private static VariantSample sample(String variant, double[] times, boolean paired) {
+    List<VariantSample.Run> runs = new ArrayList<>();
+    for (int i = 0; i < times.length; i++) {
+      runs.add(new VariantSample.Run(i, paired ? i : null, Double.isNaN(times[i]) ? null : times[i]));
+    }
+    return new VariantSample(variant, runs);
+  }
+
+  /** Minutes of machine time a gate suite of n blocks of two variants takes, from the recorded pace. */
+  public double minutes(int n) {
+    return n * 2 * secondsPerRun / 60;
+  }
+
+  /** The calibration as text for a terminal. */
+  public String table() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("suite: ").append(source).append(", ").append(blocks).append(" complete blocks of ")
+        .append(reference).append(", ").append(same).append(changed == null ? "" : ", " + changed).append('\n');
+    sb.append("gate: compare at ").append(thresholds.describe()).append("; ").append(draws)
+        .append(" suites of n blocks drawn with replacement per size, seed ").append(seed).append('\n');
+    if (changedOnWholeSuite != null) {
+      Comparison c = changedOnWholeSuite;
+      sb.append(format("%s against %s on the whole suite: median %s [%s, %s], Hodges-Lehmann %s [%s, %s]%n",
+          changed, reference, Format.ratio(c.median().ratio()), Format.ratio(c.median().ratioInterval().low()),
+          Format.ratio(c.median().ratioInterval().high()), Format.ratio(c.shift().ratio()),
+          Format.ratio(c.shift().interval().low()), Format.ratio(c.shift().interval().high())));
+    }
+    sb.append("share of drawn suites the gate fails (WORSE), paired by block / as independent runs:\n\n");
+    StringBuilder header = new StringBuilder(format("%6s %8s  %-15s", "blocks", "minutes", "A/A false alarm"));
+    shifts.forEach(s -> header.append(format("  %-15s", same + " " + Format.ratio(s))));
+    if (changed != null) {
+      header.append(format("  %-15s", changed));
+    }
+    sb.append(header.toString().stripTrailing()).append('\n');
+    for (Row r : rows) {
+      StringBuilder line = new StringBuilder(format("%6d %8s  %-15s", r.blocks(),
+          Double.isNaN(secondsPerRun) ? "?" : format("%.1f", minutes(r.blocks())), pair(r.falseAlarms())));
+      r.detectedShift().forEach(d -> line.append(format("  %-15s", pair(d))));
+      if (r.detectedChanged() != null) {
+        line.append(format("  %-15s", pair(r.detectedChanged())));
+      }
+      sb.append(line.toString().stripTrailing()).append('\n');
+    }
+    if (!Double.isNaN(secondsPerRun)) {
+      sb.append(format("%nminutes: n blocks of two variants at the recorded pace, %.1f s per run including the reset%n",
+          secondsPerRun));
+    }
+    return sb.toString();
+  }
+
+  private static String pair(double[] rates) {
+    return format("%.3f / %.3f", rates[0], rates[1]);
+  }
+
+  private static String format(String pattern, Object... args) {
+    return String.format(Locale.ROOT, pattern, args);
+  }
+}

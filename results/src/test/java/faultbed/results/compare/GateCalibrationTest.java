@@ -1,0 +1,79 @@
+package faultbed.results.compare;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.results.stats.GateThresholds;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The gate's rates measured on a suite whose truth is known: blocks differ a lot (a 15 % spread, as
+ * faults landing at different moments do), runs within a block little (2 %), and b is 10 % slower.
+ */
+class GateCalibrationTest {
+  private static final int BLOCKS = 24;
+
+  private static SampleSet suite(Path dir) {
+    SplittableRandom random = new SplittableRandom(7);
+    double[] a = new double[BLOCKS];
+    double[] again = new double[BLOCKS];
+    double[] b = new double[BLOCKS];
+    for (int i = 0; i < BLOCKS; i++) {
+      double block = 40 * Math.exp(0.15 * random.nextGaussian());
+      a[i] = block * Math.exp(0.02 * random.nextGaussian());
+      again[i] = block * Math.exp(0.02 * random.nextGaussian());
+      b[i] = 1.10 * block * Math.exp(0.02 * random.nextGaussian());
+    }
+    Map<String, double[]> seconds = new LinkedHashMap<>();
+    seconds.put("a", a);
+    seconds.put("a-again", again);
+    seconds.put("b", b);
+    return SampleSet.read(BlockedSuite.write(dir, seconds));
+  }
+
+  private static GateCalibration calibrate(SampleSet suite) {
+    return GateCalibration.of(suite, "a", "a-again", "b", List.of(6, 12), List.of(1.05, 1.10),
+        new GateThresholds(0.1, 0), 2000, 1, 30);
+  }
+
+  @Test
+  void pairingSeesWhatIndependentRunsCannotAndFalseAlarmsStayAtTheLevel(@TempDir Path tmp) {
+    GateCalibration c = calibrate(suite(tmp));
+    assertEquals(BLOCKS, c.blocks());
+    GateCalibration.Row twelve = c.rows().get(1);
+    // one-sided in effect: a two-sided 0.1 flags the slower side only, about 5 % of A/A suites
+    assertTrue(twelve.falseAlarms()[0] > 0.02 && twelve.falseAlarms()[0] < 0.08, c.table());
+    assertTrue(twelve.falseAlarms()[1] < 0.08, c.table());
+    // a known 5 % slowdown under 2 % within-block noise: paired blocks see it, independent runs hardly
+    assertTrue(twelve.detectedShift().get(0)[0] > 0.9, c.table());
+    assertTrue(twelve.detectedShift().get(0)[1] < 0.4, c.table());
+    assertTrue(twelve.detectedChanged()[0] > 0.9, c.table());
+    assertTrue(c.rows().get(0).detectedShift().get(1)[1] < twelve.detectedShift().get(1)[1], c.table());
+    assertTrue(c.changedOnWholeSuite().shift().ratio() > 1.07 && c.changedOnWholeSuite().shift().ratio() < 1.13,
+        c.table());
+    assertEquals(12, c.minutes(12), 1e-9);
+  }
+
+  @Test
+  void theSameSuiteGivesTheSameFigures(@TempDir Path tmp) {
+    SampleSet s = suite(tmp);
+    assertEquals(calibrate(s).table(), calibrate(s).table());
+  }
+
+  @Test
+  void refusesVariantsNotInBlocks(@TempDir Path tmp) {
+    RecordStoreHelper.unblocked(tmp);
+    SampleSet s = SampleSet.read(tmp);
+    SampleSet.InvalidSampleSource e = assertThrows(SampleSet.InvalidSampleSource.class,
+        () -> GateCalibration.of(s, "a", "a-again", null, List.of(4), List.of(1.05), new GateThresholds(0.1, 0),
+            100, 1, Double.NaN));
+    assertTrue(e.getMessage().contains("variant a: expected runs in blocks"), e.getMessage());
+  }
+}
