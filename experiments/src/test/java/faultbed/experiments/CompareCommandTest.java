@@ -62,7 +62,7 @@ class CompareCommandTest {
   @Test
   void aCommittedBaselineFileGatesLikeItsFolder(@TempDir Path tmp) {
     Path baselineRuns = suite(tmp.resolve("baseline"), 1, 1.0);
-    Path file = tmp.resolve("ci/baselines/ci.json");
+    Path file = tmp.resolve("baselines/mine.json");
     assertEquals(0, faultbed("baseline", baselineRuns.toString(), "--out", file.toString()), err.toString());
     assertTrue(Files.exists(file));
     assertTrue(out.toString().contains("baseline: " + file), out.toString());

@@ -78,6 +78,19 @@ class ScenarioValidationTest {
       unknown network         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "docker" } } | cluster.network: expected "kernel", "toxiproxy" or {"toxiproxy": "http://127.0.0.1:8474"}, got "docker"
       bad toxiproxy address   | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": { "toxiproxy": "localhost" } } } | cluster.network.toxiproxy: expected an API address like http://127.0.0.1:8474, got "localhost"
       rst on toxiproxy        | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "variants": { "a": { "faults": [ { "kind": "crash", "node": 1, "at": "5s", "suppressRst": true } ] } } } | variants.a.faults[0].suppressRst: the toxiproxy backend cannot hide RSTs
+      duplicate key           | { "name": "t", "name": "u", "workload": { "type": "sort", "size": "1MB" } }           | Duplicate field 'name'
+      trailing content        | { "workload": { "type": "sort", "size": "1MB" } } runs                                | scenario: expected valid JSON
+      second document         | { "workload": { "type": "sort", "size": "1MB" } } { "runs": 2 }                       | scenario: expected valid JSON
+      too many nodes          | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "nodes": 100000 } }     | cluster.nodes: expected at most
+      too much input          | { "workload": { "type": "sort", "size": "999999TB" } }                                | workload.size: expected at most
+      runs in exponent form   | { "workload": { "type": "sort", "size": "1MB" }, "runs": 1e9 }                        | runs: expected an integer, got 1.0E9
+      too many runs           | { "workload": { "type": "sort", "size": "1MB" }, "runs": 1000000000 }                 | runs: expected at most 10000 runs per variant, got 1000000000
+      zero runs               | { "workload": { "type": "sort", "size": "1MB" }, "runs": 0 }                          | runs: expected at least 1, got 0
+      zero runs of a variant  | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "runs": 0 } } }  | variants.a.runs: expected at least 1, got 0
+      empty name              | { "name": " ", "workload": { "type": "sort", "size": "1MB" } }                        | name: expected a name of at least one character
+      fractional node         | "faults": [ { "kind": "crash", "node": 1.5, "at": "5s" } ]                           | faults[0].node: expected a node index (an integer) or one of
+      fractional maps         | "workload": { "type": "sort", "size": "1MB", "maps": 2.5 }                           | workload.maps: expected an integer, got 2.5
+      more cores than here    | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s", "cpu": 7000.5 } ]          | faults[0].cpu: expected at most
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
       @TempDir Path dir) throws IOException {
@@ -157,6 +170,63 @@ class ScenarioValidationTest {
     assertEquals(2, cli("explode").code());
     Result missing = cli("run", dir.resolve("missing.json").toString());
     assertTrue(missing.err().contains("does not exist"), missing.err());
+  }
+
+  @Test
+  void everyCommandHasHelp() {
+    for (String command : new picocli.CommandLine(new FaultbedCli()).getSubcommands().keySet()) {
+      if (command.equals("help")) {
+        continue;
+      }
+      Result r = cli(command, "--help");
+      assertEquals(0, r.code(), command + " --help: " + r.err());
+      assertTrue(r.out().contains("Usage: faultbed " + command), command + " --help printed: " + r.out() + r.err());
+    }
+  }
+
+  @Test
+  void noCommandIsUsageOnTheErrorStreamAndExitTwo() {
+    Result r = cli();
+    assertEquals(2, r.code());
+    assertTrue(r.err().contains("Usage: faultbed") && r.err().contains("Exit codes:"), r.err());
+  }
+
+  @Test
+  void validateChecksEveryFileAndStartsNothing(@TempDir Path dir) throws IOException {
+    Path good = dir.resolve("good.json");
+    Files.writeString(good, GOOD.replace("{ \"name\": \"t\",", "{ \"$schema\": \"../scenario.schema.json\", \"name\": \"t\","));
+    Path bad = dir.resolve("bad.json");
+    Files.writeString(bad, "{ \"workload\": { \"type\": \"sort\", \"size\": \"1MB\" }, \"runs\": 0 }");
+    List<String> groupsBefore = Cgroup.instances();
+    Result ok = cli("validate", good.toString());
+    assertEquals(0, ok.code(), ok.err());
+    assertTrue(ok.out().contains(good + ": valid: t, 1 variant(s), 3 run(s) in 3 block(s), 1 cluster start(s)"), ok.out());
+    Result mixed = cli("validate", good.toString(), bad.toString());
+    assertEquals(2, mixed.code());
+    assertEquals("faultbed: " + bad + ": runs: expected at least 1, got 0", mixed.err().strip());
+    assertEquals(groupsBefore, Cgroup.instances(), "no cluster started");
+  }
+
+  @Test
+  void anInternalErrorIsOneLineExitFourAndItsStackTraceIsInALog() throws IOException {
+    StringWriter err = new StringWriter();
+    picocli.CommandLine cli = FaultbedCli.commandLine(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true));
+    cli.addSubcommand("fail", new picocli.CommandLine(new Failing()));
+    assertEquals(4, cli.execute("fail"));
+    String line = err.toString().strip();
+    assertEquals(1, line.lines().count(), line);
+    assertTrue(line.startsWith("faultbed: internal error: java.lang.IllegalStateException: a bug (stack trace in "), line);
+    Path log = Path.of(line.substring(line.indexOf("stack trace in ") + 15, line.length() - 1));
+    assertTrue(Files.readString(log).contains("at faultbed.experiments.ScenarioValidationTest$Failing.call"), log.toString());
+    Files.delete(log);
+  }
+
+  @picocli.CommandLine.Command(name = "fail")
+  static final class Failing implements java.util.concurrent.Callable<Integer> {
+    @Override
+    public Integer call() {
+      throw new IllegalStateException("a bug");
+    }
   }
 
   @Test

@@ -22,7 +22,7 @@ final class BaselineCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "DIR", description = "folder of run records")
   Path dir;
 
-  @Option(names = "--out", paramLabel = "FILE", required = true, description = "baseline file to write, e.g. ci/baselines/ci.json")
+  @Option(names = "--out", paramLabel = "FILE", required = true, description = "baseline file to write, e.g. baselines/mine.json")
   Path out;
 
   @CommandLine.Spec

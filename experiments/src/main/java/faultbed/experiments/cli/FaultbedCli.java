@@ -23,22 +23,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The {@code faultbed} command. Exit codes: 0 done, 2 bad input, 3 the machine lacks something. */
+/**
+ * The {@code faultbed} command. Exit codes: 0 done, 1 a verdict WORSE (or leftovers found), 2 bad
+ * input, 3 the machine lacks something, 4 an internal error (one line; the stack trace in a log).
+ */
 @Command(name = "faultbed", mixinStandardHelpOptions = true, version = "faultbed 0.1.0",
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
         ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class,
-        PlanCommand.class, CalibrateCommand.class, MergeCommand.class})
-public final class FaultbedCli implements Runnable {
+        PlanCommand.class, CalibrateCommand.class, MergeCommand.class, ValidateCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:done", "1:a verdict WORSE, or leftovers found", "2:bad input (one line naming the field)",
+        "3:this machine lacks something the scenario needs", "4:internal error (one line; the stack trace in a log)"})
+public final class FaultbedCli implements Callable<Integer> {
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;
+  static final int INTERNAL_ERROR = 4;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  /** No subcommand: the usage, on the error stream, and bad input. */
   @Override
-  public void run() {
-    spec.commandLine().usage(System.out);
+  public Integer call() {
+    spec.commandLine().usage(spec.commandLine().getErr());
+    return BAD_INPUT;
   }
 
   public static void main(String[] args) {
@@ -50,6 +59,11 @@ public final class FaultbedCli implements Runnable {
   }
 
   public static int execute(PrintWriter out, PrintWriter err, String... args) {
+    return commandLine(out, err, args).execute(args);
+  }
+
+  /** The command line with faultbed's handlers: one line and exit 2 for bad arguments, exit 4 for an error. */
+  public static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(new FaultbedCli()).setOut(out).setErr(err);
     // one line, not a usage screen, for a bad argument
     cli.setParameterExceptionHandler((ex, a) -> {
@@ -57,10 +71,14 @@ public final class FaultbedCli implements Runnable {
           + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
       return BAD_INPUT;
     });
-    return cli.execute(args);
+    cli.setExecutionExceptionHandler((ex, c, parsed) -> {
+      cli.getErr().println("faultbed: internal error: " + ex + " (stack trace in " + InternalErrors.log(ex, args) + ")");
+      return INTERNAL_ERROR;
+    });
+    return cli;
   }
 
-  @Command(name = "run", description = "Runs a scenario: every variant, every run; one JSON record per run plus summary.json.")
+  @Command(name = "run", mixinStandardHelpOptions = true, description = "Runs a scenario: every variant, every run; one JSON record per run plus summary.json.")
   static final class Run implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file (JSON)")
     Path scenarioFile;
@@ -198,7 +216,7 @@ public final class FaultbedCli implements Runnable {
     }
   }
 
-  @Command(name = "summary", description = "Recomputes the summary of a folder of run records (no cluster needed).")
+  @Command(name = "summary", mixinStandardHelpOptions = true, description = "Recomputes the summary of a folder of run records (no cluster needed).")
   static final class Summary implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR")
     Path dir;
@@ -221,8 +239,8 @@ public final class FaultbedCli implements Runnable {
     }
   }
 
-  @Command(name = "doctor", description = "Says what this host can run (cgroup layout, capabilities, each fault kind)"
-      + " and lists what dead faultbed runs left on it; --fix removes that.")
+  @Command(name = "doctor", mixinStandardHelpOptions = true, description = "Says what this host can run (cgroup layout, capabilities, each fault kind)"
+      + " and lists what dead faultbed runs left on it; --fix removes that. Exit 1 when leftovers are listed, not fixed.")
   static final class Doctor implements Callable<Integer> {
     @Option(names = "--fix", description = "remove the leftovers (only ever what faultbed created)")
     boolean fix;
@@ -247,7 +265,7 @@ public final class FaultbedCli implements Runnable {
       ContainerScan.foreign().forEach(p -> out.println("container JVM outside faultbed's cgroups"
           + " (not touched): " + p));
       out.flush();
-      return 0;
+      return found.isEmpty() || fix ? 0 : 1;
     }
   }
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * if one machine had run the suite. Refuses folders that are not shards of one suite: another
  * scenario file, another seed, or a run recorded twice.
  */
-@Command(name = "merge", description = "Joins the folders of a suite's shards ('run --shard I/N') into one suite folder.")
+@Command(name = "merge", mixinStandardHelpOptions = true, description = "Joins the folders of a suite's shards ('run --shard I/N') into one suite folder.")
 final class MergeCommand implements Callable<Integer> {
   static final String SCENARIO_COPY = "scenario.json.txt";
 

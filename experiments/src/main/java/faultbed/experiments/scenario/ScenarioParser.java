@@ -1,8 +1,11 @@
 package faultbed.experiments.scenario;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.NetworkBackend;
@@ -46,9 +49,15 @@ import java.util.regex.Pattern;
  * fields are errors, since a misspelt field silently ignored would change the experiment.
  */
 public final class ScenarioParser {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Jackson's own checks: a repeated key or anything after the scenario object is an error, not a guess. */
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
+  /** Runs of one variant; beyond this a suite is a typo, not an experiment (the Dinu-Ng suite has 200). */
+  static final int MAX_RUNS = 10_000;
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
-  private static final Set<String> TOP = Set.of("name", "description", "cluster", "hadoop", "workload",
+  private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
       "faults", "runs", "seed", "warmup", "variants", "speculation");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
       "timeScale", "network", "backend");
@@ -101,10 +110,16 @@ public final class ScenarioParser {
       throw new ScenarioException("scenario", "expected a JSON object at the top level");
     }
     onlyKnown(root, "", TOP);
+    if (root.has("$schema")) {
+      text(root.get("$schema"), "$schema");
+    }
     String name = root.has("name") ? text(root.get("name"), "name") : fallbackName;
+    if (name.isBlank()) {
+      throw new ScenarioException("name", "expected a name of at least one character, got \"" + name + "\"");
+    }
     String description = root.has("description") ? text(root.get("description"), "description") : "";
     long seed = root.has("seed") ? integer(root.get("seed"), "seed", Long.MIN_VALUE) : 1L;
-    int runs = root.has("runs") ? (int) integer(root.get("runs"), "runs", 0) : 1;
+    int runs = root.has("runs") ? runs(root.get("runs"), "runs") : 1;
     int warmup = root.has("warmup") ? (int) integer(root.get("warmup"), "warmup", 0) : 0;
     ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults());
     cluster = cluster.withHadoop(hadoop(root.get("hadoop"), "hadoop"));
@@ -150,7 +165,7 @@ public final class ScenarioParser {
         if (v.has("faults+")) {
           vf.addAll(faults(v.get("faults+"), at + ".faults+", vc.nodes()));
         }
-        int vr = v.has("runs") ? (int) integer(v.get("runs"), at + ".runs", 0) : runs;
+        int vr = v.has("runs") ? runs(v.get("runs"), at + ".runs") : runs;
         Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
         variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
@@ -167,7 +182,13 @@ public final class ScenarioParser {
     onlyKnown(n, at + ".", CLUSTER);
     ClusterSpec c = base;
     if (n.has("nodes")) {
-      c = c.withNodes((int) integer(n.get("nodes"), at + ".nodes", 1));
+      long nodes = integer(n.get("nodes"), at + ".nodes", 1);
+      long most = HostLimits.nodes();
+      if (nodes > most) {
+        throw new ScenarioException(at + ".nodes", "expected at most " + most + " nodes: each needs about "
+            + HostLimits.MB_PER_NODE + " MB and this machine has " + HostLimits.memoryMb() + " MB, got " + nodes);
+      }
+      c = c.withNodes((int) nodes);
     }
     if (n.has("nodeMemoryMb")) {
       c = c.withNodeMemoryMb((int) integer(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
@@ -486,6 +507,10 @@ public final class ScenarioParser {
     if (n == null || !n.isNumber() || n.asDouble() <= 0) {
       throw new ScenarioException(at, "expected a positive number of cores, e.g. 0.25");
     }
+    int here = Runtime.getRuntime().availableProcessors();
+    if (n.asDouble() > here) {
+      throw new ScenarioException(at, "expected at most " + here + " cores (this machine's), got " + n.asText());
+    }
     return n.asDouble();
   }
 
@@ -509,6 +534,9 @@ public final class ScenarioParser {
   private static Target target(JsonNode n, String at, int nodes, int position) {
     if (n == null) {
       throw new ScenarioException(at, "expected a node index or one of " + TARGET_NAMES);
+    }
+    if (!n.isIntegralNumber() && !n.isTextual()) {
+      throw new ScenarioException(at, "expected a node index (an integer) or one of " + TARGET_NAMES + ", got " + n);
     }
     if (n.isIntegralNumber()) {
       int i = n.asInt();
@@ -607,15 +635,31 @@ public final class ScenarioParser {
       if (b <= 0) {
         throw new ScenarioException(at, "expected a positive size, got \"" + n.asText() + "\"");
       }
+      long most = HostLimits.inputBytes();
+      if (b > most) {
+        throw new ScenarioException(at, "expected at most " + (most >> 20) + "MB (a quarter of the free space where"
+            + " the nodes keep their data: input, map outputs and output), got \"" + n.asText() + "\"");
+      }
       return b;
     } catch (IllegalArgumentException e) {
       throw new ScenarioException(at, "expected a size such as \"64MB\", got \"" + n.asText() + "\"");
     }
   }
 
+  private static int runs(JsonNode n, String at) {
+    long v = integer(n, at, 1);
+    if (v > MAX_RUNS) {
+      throw new ScenarioException(at, "expected at most " + MAX_RUNS + " runs per variant, got " + v);
+    }
+    return (int) v;
+  }
+
   private static long integer(JsonNode n, String at, long min) {
-    if (n == null || !n.isIntegralNumber()) {
-      throw new ScenarioException(at, "expected a whole number");
+    if (n == null || !n.isNumber()) {
+      throw new ScenarioException(at, "expected an integer");
+    }
+    if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+      throw new ScenarioException(at, "expected an integer, got " + n.asText());
     }
     long v = n.asLong();
     if (v < min) {

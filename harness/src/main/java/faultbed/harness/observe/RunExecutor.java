@@ -20,12 +20,15 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -118,10 +121,19 @@ public final class RunExecutor {
     volatile Map<String, String> detail = Map.of();
     volatile String error;
 
-    Armed(int order, Step step, Long scheduledMs) {
+    /**
+     * The node indices in the order this step prefers them when several play its role: drawn from
+     * the run's seed and the step's place, so every variant of a block prefers the same node, and
+     * a role target's choice differs between variants only when the preferred node does not play
+     * the role in one of them (for "random" sparing the AM: when the AM landed on it).
+     */
+    final List<Integer> preference;
+
+    Armed(int order, Step step, Long scheduledMs, List<Integer> preference) {
       this.order = order;
       this.step = step;
       this.scheduledMs = scheduledMs;
+      this.preference = List.copyOf(preference);
     }
   }
 
@@ -164,6 +176,7 @@ public final class RunExecutor {
       }
 
       Random rng = new Random(spec.seed());
+      SplittableRandom nodeChoices = new SplittableRandom(spec.seed());
       List<Armed> armed = new ArrayList<>();
       for (Step s : spec.timeline().steps()) {
         Long scheduled = null;
@@ -172,7 +185,10 @@ public final class RunExecutor {
         } else if (s.trigger() instanceof Trigger.Uniform u) {
           scheduled = u.pickMs(spec.runIndex(), rng.nextDouble());
         }
-        armed.add(new Armed(armed.size(), s, scheduled));
+        List<Integer> preference = new ArrayList<>();
+        cluster.nodes().forEach(n -> preference.add(n.index()));
+        Collections.shuffle(preference, new Random(nodeChoices.split().nextLong()));
+        armed.add(new Armed(armed.size(), s, scheduled, preference));
       }
 
       Observed observed = new Observed();
@@ -207,7 +223,7 @@ public final class RunExecutor {
           if (a.scheduledMs != null) {
             a.queued = true;
             long delayNanos = a.scheduledMs * 1_000_000 - sinceStart;
-            injector.schedule(() -> fire(a, armed, observed, rng, nowMs, job, appIdOf(job)), Math.max(0, delayNanos),
+            injector.schedule(() -> fire(a, armed, observed, nowMs, job, appIdOf(job)), Math.max(0, delayNanos),
                 TimeUnit.NANOSECONDS);
           }
         }
@@ -225,7 +241,7 @@ public final class RunExecutor {
           for (Armed a : armed) {
             if (!a.queued && a.step.trigger() instanceof Trigger.On on && happened(on.event(), observed)) {
               a.queued = true;
-              injector.execute(() -> fire(a, armed, observed, rng, nowMs, job, appId));
+              injector.execute(() -> fire(a, armed, observed, nowMs, job, appId));
             }
           }
           Thread.sleep(POLL_MS);
@@ -355,11 +371,11 @@ public final class RunExecutor {
   }
 
   /** Resolves the target (waiting while no node plays the role), injects, and records the times. */
-  private void fire(Armed a, List<Armed> all, Observed o, Random rng, java.util.function.LongSupplier nowMs,
+  private void fire(Armed a, List<Armed> all, Observed o, java.util.function.LongSupplier nowMs,
       Job job, String appId) {
     try {
       Node node;
-      while ((node = resolve(a, all, o, rng)) == null) {
+      while ((node = resolve(a, all, o)) == null) {
         if (finished(cluster.applicationState(appId))) {
           a.error = "no node matched '" + a.step.fault().target().describe() + "' before the job finished";
           return;
@@ -415,7 +431,7 @@ public final class RunExecutor {
         || applicationState.equals("FAILED") || applicationState.equals("KILLED");
   }
 
-  private Node resolve(Armed a, List<Armed> all, Observed o, Random rng) {
+  private Node resolve(Armed a, List<Armed> all, Observed o) {
     Target target = a.step.fault().target();
     if (target instanceof Target.Index i) {
       return cluster.node(i.index());
@@ -425,7 +441,8 @@ public final class RunExecutor {
       return prev == null ? null : cluster.node(prev);
     }
     List<Node> candidates = candidates(target, o);
-    return candidates.isEmpty() ? null : candidates.get(rng.nextInt(candidates.size()));
+    return candidates.stream().min(Comparator.comparingInt(n -> a.preference.indexOf(n.index())))
+        .orElse(null);
   }
 
   /** Nodes that are up and play the target's role now, in index order. */
