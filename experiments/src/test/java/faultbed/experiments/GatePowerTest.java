@@ -51,7 +51,7 @@ class GatePowerTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"stragglers, 8, b", "crash, 6, ''"})
+  @CsvSource({"stragglers, 8, b", "crash, 10, ''"})
   void atTheCiSizeTheGateKeepsItsAlphaAndTheFiguresAreThePublishedOnes(String pilot, int ciBlocks, String changed)
       throws IOException {
     List<String> args = new ArrayList<>(List.of("calibrate", PUBLISHED.resolve(pilot).toString(), "--reference", "a",

@@ -103,9 +103,10 @@ public record GateCalibration(String source, String reference, String same, Stri
     }
     Analysis analysis = verdictOnly(thresholds, seed);
     Path origin = suite.origin() != null ? suite.origin() : Path.of(suite.source());
-    SplittableRandom random = new SplittableRandom(seed);
     List<Row> rows = new ArrayList<>();
     for (int n : sizes) {
+      // a stream per size, so a row is the same whichever other sizes are asked for
+      SplittableRandom random = new SplittableRandom(seed + n);
       int[] falseAlarms = new int[2];
       int[][] shifted = new int[shifts.size()][2];
       int[] changedHits = new int[2];

@@ -65,6 +65,12 @@ class GateCalibrationTest {
   void theSameSuiteGivesTheSameFigures(@TempDir Path tmp) {
     SampleSet s = suite(tmp);
     assertEquals(calibrate(s).table(), calibrate(s).table());
+    // and a size asked for alone gives the row it has among other sizes
+    GateCalibration alone = GateCalibration.of(s, "a", "a-again", "b", List.of(12), List.of(1.05, 1.10),
+        new GateThresholds(0.1, 0), 2000, 1, 30);
+    GateCalibration.Row inTable = calibrate(s).rows().get(1);
+    assertEquals(java.util.Arrays.toString(inTable.falseAlarms()), java.util.Arrays.toString(alone.rows().get(0).falseAlarms()));
+    assertEquals(java.util.Arrays.toString(inTable.detectedChanged()), java.util.Arrays.toString(alone.rows().get(0).detectedChanged()));
   }
 
   @Test
