@@ -242,15 +242,34 @@ public final class Cgroup {
         write(tasksDir().resolve("cgroup.freeze"), "1");
         await(() -> events().contains("frozen 1"), "frozen", Duration.ofSeconds(5));
       }
-      case V1 -> {
-        write(tasksDir().resolve("freezer.state"), "FROZEN");
-        await(() -> readFirst(tasksDir().resolve("freezer.state")).equals("FROZEN"), "FROZEN", Duration.ofSeconds(5));
-      }
+      case V1 -> freezeV1(tasksDir().resolve("freezer.state"), Duration.ofSeconds(10));
       default -> {
         write(tasksDir().resolve(FROZEN_MARK), "");
         ProcessTrees.stopAll(tasksDir(), MEMBERS);
       }
     }
+  }
+
+  /**
+   * The v1 freezer can stay FREEZING while processes keep forking into the group (a shell loop, a
+   * JVM starting threads): as runc does, write FROZEN again until it sticks, and now and then thaw
+   * for a moment so the new children settle and can be caught.
+   */
+  private void freezeV1(Path state, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int i = 0; System.nanoTime() < deadline; i++) {
+      if (i % 50 == 49) {
+        write(state, "THAWED");
+        pause(10);
+      }
+      write(state, "FROZEN");
+      if (readFirst(state).equals("FROZEN")) {
+        return;
+      }
+      pause(i % 25 == 24 ? 10 : 1);
+    }
+    throw new IllegalStateException("cgroup " + relative + " did not become FROZEN in " + timeout
+        + " (still " + readFirst(state) + ")");
   }
 
   public void thaw() {
