@@ -178,6 +178,9 @@ public final class Ledger implements AutoCloseable {
     List<String> lines = new ArrayList<>();
     java.util.Set<String> liveOwners = new java.util.HashSet<>();
     java.util.Set<String> claimed = new java.util.HashSet<>();
+    // files and folders go last, once every process is stopped: a dd loop still running would write
+    // its file again after it was removed
+    List<Runnable> filesLast = new ArrayList<>();
     for (Path f : ledgerFiles()) {
       Optional<Page> page = read(f);
       if (page.isEmpty()) {
@@ -196,9 +199,16 @@ public final class Ledger implements AutoCloseable {
           lines.add(e.kind() + " " + e.id() + " (run " + e.runId() + ", dead process " + p.pid() + ")");
           continue;
         }
-        String what = healer(e).heal(e);
-        if (what != null) {
-          lines.add(what + " (left by dead process " + p.pid() + ")");
+        Runnable healIt = () -> {
+          String what = healer(e).heal(e);
+          if (what != null) {
+            lines.add(what + " (left by dead process " + p.pid() + ")");
+          }
+        };
+        if (e.kind().equals(DirectoryHealer.KIND)) {
+          filesLast.add(healIt);
+        } else {
+          healIt.run();
         }
       }
       if (heal) {
@@ -236,6 +246,7 @@ public final class Ledger implements AutoCloseable {
         }
       }
     }
+    filesLast.forEach(Runnable::run);
     return lines;
   }
 
