@@ -70,6 +70,11 @@ public record RunOrder(List<Slot> runs) {
     return new RunOrder(runs.stream().filter(s -> s.block().index() % count == index - 1).toList());
   }
 
+  /** How many blocks the runs span (a shard keeps the suite's block numbers). */
+  public int blocks() {
+    return runs().isEmpty() ? 0 : runs().get(size() - 1).block().index() + 1;
+  }
+
   /** How many times the cluster starts: each time a run needs other cluster settings than the one before. */
   public int clusterStarts() {
     int starts = 0;

@@ -175,7 +175,7 @@ public final class FaultbedCli implements Callable<Integer> {
         return MISSING_ENVIRONMENT;
       }
       RunOrder order = RunOrder.of(scenario);
-      int blocks = order.runs().isEmpty() ? 0 : order.runs().get(order.size() - 1).block().index() + 1;
+      int blocks = order.blocks();
       if (shardOf[1] > blocks) {
         err.println("faultbed: --shard: expected at most " + blocks + " shards (one per block), got " + shard);
         return BAD_INPUT;

@@ -40,7 +40,7 @@ final class ValidateCommand implements Callable<Integer> {
         continue;
       }
       RunOrder order = RunOrder.of(scenario);
-      int blocks = order.runs().isEmpty() ? 0 : order.runs().get(order.size() - 1).block().index() + 1;
+      int blocks = order.blocks();
       out.printf("%s: valid: %s, %d variant(s), %d run(s) in %d block(s), %d cluster start(s)%n", file,
           scenario.name(), scenario.variants().size(), order.size(), blocks, order.clusterStarts());
       List<String> problems = Preconditions.problems(scenario);
