@@ -38,17 +38,19 @@ public final class SuiteRunner {
   private final Progress progress;
 
   private final java.util.Map<String, RunRecord> done;
+  private final RunRecord.Provenance provenance;
 
   public SuiteRunner(Scenario scenario, RecordStore store, Progress progress) {
-    this(scenario, RunOrder.of(scenario), store, progress, java.util.Map.of());
+    this(scenario, RunOrder.of(scenario), store, progress, java.util.Map.of(), null);
   }
 
   /**
    * Runs {@code order} (the scenario's, or a shard of it), keeping the records in {@code done} (by
-   * run id) and running only the rest.
+   * run id) and running only the rest. Every new record carries {@code provenance} (null: none).
    */
   public SuiteRunner(Scenario scenario, RunOrder order, RecordStore store, Progress progress,
-      java.util.Map<String, RunRecord> done) {
+      java.util.Map<String, RunRecord> done, RunRecord.Provenance provenance) {
+    this.provenance = provenance;
     this.scenario = scenario;
     this.order = order;
     this.store = store;
@@ -98,10 +100,10 @@ public final class SuiteRunner {
         progress.runStarting(records.size(), total, spec.runId());
         RunRecord record;
         try {
-          record = cluster.run(spec).inBlock(slot.block());
+          record = cluster.run(spec).inBlock(slot.block()).withProvenance(provenance);
           dirty = true;
         } catch (HarnessException e) {
-          record = broken(spec, cluster, e).inBlock(slot.block());
+          record = broken(spec, cluster, e).inBlock(slot.block()).withProvenance(provenance);
           cluster.close();
           cluster = null;
         }
@@ -127,6 +129,6 @@ public final class SuiteRunner {
         spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
         new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),
         List.of(), List.of(), List.of(), List.of(), List.of(), null, Map.of(),
-        List.of("harness error: " + e.getMessage()), null, null, List.of(), null);
+        List.of("harness error: " + e.getMessage()), null, null, List.of(), null, null);
   }
 }

@@ -26,6 +26,23 @@ class ClassifyCommandTest {
   }
 
   @Test
+  void jsonHoldsEveryRunsGroupAndTheTally(@TempDir Path dir) throws Exception {
+    ReportTestRecords.quickstart(dir);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "classify", dir.toString(), "--json");
+    assertEquals(0, code, err.toString());
+    var doc = faultbed.results.RecordStore.json().readTree(out.toString());
+    assertEquals(5, doc.get("runs").size(), out.toString());
+    var crash1 = java.util.stream.StreamSupport.stream(doc.get("runs").spliterator(), false)
+        .filter(r -> r.get("runId").asText().equals("crash-001")).findFirst().orElseThrow();
+    assertEquals("G6", crash1.get("group").asText(), out.toString());
+    assertEquals("NODE_EXPIRY", crash1.get("recovery").asText(), out.toString());
+    assertEquals(4, doc.get("groups").get("G6").asInt(), out.toString());
+    assertTrue(doc.get("gate").isNull(), out.toString());
+  }
+
+  @Test
   void aMissingFolderIsBadInput(@TempDir Path dir) {
     StringWriter err = new StringWriter();
     int code = FaultbedCli.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true),

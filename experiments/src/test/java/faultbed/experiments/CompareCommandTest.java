@@ -37,7 +37,7 @@ class CompareCommandTest {
       long ms = Math.round(times.sample() * scale * 1000);
       store.write(new RunRecord(RunRecord.SCHEMA_VERSION, String.format("crash-%03d", i), "ci", "crash", i, seed, "t",
           new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(), List.of(),
-          List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, ms, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null));
+          List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, ms, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null));
     }
     return dir;
   }
@@ -49,6 +49,20 @@ class CompareCommandTest {
     assertEquals(1, faultbed("compare", baseline.toString(), slower.toString()), out + "\n" + err);
     assertTrue(out.toString().contains("verdict: WORSE"), out.toString());
     assertTrue(out.toString().endsWith("REGRESSION\n"), out.toString());
+  }
+
+  @Test
+  void jsonSaysWhatTheTableSaysWithTheSameExitCode(@TempDir Path tmp) throws Exception {
+    Path baseline = suite(tmp.resolve("baseline"), 1, 1.0);
+    Path slower = suite(tmp.resolve("candidate"), 2, 1.2);
+    assertEquals(1, faultbed("compare", baseline.toString(), slower.toString(), "--json"), out + "\n" + err);
+    var doc = RecordStore.json().readTree(out.toString());
+    assertEquals(1, doc.get("comparisons").size(), out.toString());
+    var c = doc.get("comparisons").get(0);
+    assertEquals("WORSE", c.get("verdict").asText());
+    assertEquals(RUNS, c.get("candidate").get("runs").asInt());
+    assertTrue(c.get("median").get("ratio").asDouble() > 1.1, c.toString());
+    assertTrue(c.get("test").get("pValue").asDouble() < 0.05, c.toString());
   }
 
   @Test

@@ -25,6 +25,13 @@ class DoctorTest {
     assertTrue(listing.out.contains("leftover: cgroup faultbed/h999999999-doctor with 1 process(es)"), listing.out);
     assertTrue(sleeper.isAlive(), "listing changes nothing");
 
+    var asJson = capture("doctor", "--json");
+    assertEquals(1, asJson.code, "the same exit code as the text");
+    var doc = faultbed.results.RecordStore.json().readTree(asJson.out);
+    assertTrue(doc.get("leftovers").toString().contains("cgroup faultbed/h999999999-doctor with 1 process(es)"), asJson.out);
+    assertEquals(12, doc.get("host").get("faultKinds").size(), asJson.out);
+    assertTrue(doc.get("host").get("capabilities").size() >= 3, asJson.out);
+
     var fixing = capture("doctor", "--fix");
     assertEquals(0, fixing.code);
     assertTrue(fixing.out.contains("healed: removed unclaimed cgroup faultbed/h999999999-doctor and killed 1"), fixing.out);

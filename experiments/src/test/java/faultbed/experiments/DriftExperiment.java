@@ -70,7 +70,7 @@ class DriftExperiment {
           System.out.printf("%s: %s %.1f s, drift now %.0f %% of each core%n", dir.getFileName(), record.runId(),
               record.completionSeconds().orElse(Double.NaN), 100 * Math.min(0.95, DRIFT_PER_RUN * n));
         }
-      }, java.util.Map.of()).run();
+      }, java.util.Map.of(), Provenances.here(scenarioFile)).run();
     } finally {
       stop.set(true);
       for (Thread t : load) {

@@ -56,7 +56,9 @@ public record Speculation(String kind, String name, Map<String, String> params) 
     }
     Class<?> c;
     try {
-      c = Class.forName(className.trim(), false, Speculation.class.getClassLoader());
+      // the context loader holds the user's --classpath jars, when given
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      c = Class.forName(className.trim(), false, loader != null ? loader : Speculation.class.getClassLoader());
     } catch (ClassNotFoundException | LinkageError e) {
       throw new IllegalArgumentException("expected " + what + " or a class on the classpath, got \""
           + className + "\" (not found)");

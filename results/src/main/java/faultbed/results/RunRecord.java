@@ -35,7 +35,8 @@ public record RunRecord(
     Speculation speculation,
     TimeScale timeScale,
     List<JobOutcome> companionJobs,
-    Block block) {
+    Block block,
+    Provenance provenance) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -55,7 +56,14 @@ public record RunRecord(
   public RunRecord inBlock(Block b) {
     return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
         hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, b);
+        speculation, timeScale, companionJobs, b, provenance);
+  }
+
+  /** The same record with where and with what it was made. */
+  public RunRecord withProvenance(Provenance p) {
+    return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
+        hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
+        speculation, timeScale, companionJobs, block, p);
   }
 
   private static <T> List<T> copy(List<T> l) {
@@ -141,6 +149,15 @@ public record RunRecord(
       events = events == null ? List.of() : List.copyOf(events);
     }
   }
+
+  /**
+   * Where and with what a run was made, so runs from different machines or versions are told apart
+   * when re-analysed: the host (name, kernel, cgroup layout, cores, memory), the JVM, Hadoop's and
+   * faultbed's versions, the commit faultbed was built from ("-dirty" when its tree had changes),
+   * and the SHA-256 of the scenario file's bytes. Null in records written before it was recorded.
+   */
+  public record Provenance(String host, String kernel, String cgroups, int cores, long memoryMb, String java,
+      String hadoop, String faultbed, String commit, String scenarioSha256) {}
 
   /**
    * One entry of a speculator's decision log. {@code event} is "backup" (a task was given a backup;

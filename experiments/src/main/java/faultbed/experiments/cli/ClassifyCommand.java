@@ -39,6 +39,9 @@ final class ClassifyCommand implements Callable<Integer> {
       description = "with --write-gate: a variant whose crashes must be recovered by node expiry (repeatable)")
   List<String> expiryBound = new java.util.ArrayList<>();
 
+  @CommandLine.Mixin
+  JsonOutput json;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -59,9 +62,12 @@ final class ClassifyCommand implements Callable<Integer> {
         return FaultbedCli.BAD_INPUT;
       }
     }
+    List<Classification> all = DinuNgClassifier.classifyAll(records);
+    if (json.enabled) {
+      return printJson(all, baseline);
+    }
     PrintWriter out = spec.commandLine().getOut();
     Map<DinuNgGroup, Integer> tally = new EnumMap<>(DinuNgGroup.class);
-    List<Classification> all = DinuNgClassifier.classifyAll(records);
     for (Classification c : all) {
       tally.merge(c.group(), 1, Integer::sum);
       out.printf(Locale.ROOT, "%s  %s  recovery: %s%s%n", c.runId(), c.group().label(), c.recovery().label(),
@@ -86,5 +92,20 @@ final class ClassifyCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** Every run's classification, the groups found and the gate's answer, as one document. */
+  record Result(List<Classification> runs, Map<String, Integer> groups, Gate gate) {}
+
+  record Gate(String baseline, boolean passed, List<String> violations) {}
+
+  private int printJson(List<Classification> all, GroupsGate baseline) {
+    if (writeGate != null) {
+      GroupsGate.of(dir.getFileName().toString(), all, expiryBound).write(writeGate);
+    }
+    Gate g = baseline == null ? null : new Gate(gate.toString(), baseline.violations(all).isEmpty(), baseline.violations(all));
+    JsonOutput.print(spec.commandLine().getOut(),
+        new Result(all, GroupsGate.of("", all, List.of()).groups(), g));
+    return g == null || g.passed() ? 0 : CompareCommand.REGRESSION;
   }
 }

@@ -54,6 +54,9 @@ final class CompareCommand implements Callable<Integer> {
       description = "compare every other variant of CANDIDATE with BASELINE's V, e.g. 'compare DIR --all-against baseline'")
   String allAgainst;
 
+  @CommandLine.Mixin
+  JsonOutput json;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -120,9 +123,13 @@ final class CompareCommand implements Callable<Integer> {
     }
   }
 
-  private static int report(PrintWriter out, SuiteComparison comparison) {
-    out.print(comparison.table());
-    out.flush();
+  private int report(PrintWriter out, SuiteComparison comparison) {
+    if (json.enabled) {
+      JsonOutput.print(out, comparison);
+    } else {
+      out.print(comparison.table());
+      out.flush();
+    }
     return comparison.regression() ? REGRESSION : 0;
   }
 

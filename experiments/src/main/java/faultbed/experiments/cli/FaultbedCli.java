@@ -105,12 +105,35 @@ public final class FaultbedCli implements Callable<Integer> {
         + " join their folders with 'faultbed merge'")
     String shard;
 
+    @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "a Hadoop setting for every"
+        + " variant, over the scenario's (as Hadoop's own -D); repeatable. Given as is: timeScale does not compress it")
+    java.util.Map<String, String> hadoop = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--variant", paramLabel = "NAME", description = "run only this variant; repeatable"
+        + " (blocks and seeds stay those of the whole scenario)")
+    List<String> variants = new java.util.ArrayList<>();
+
+    @CommandLine.Mixin
+    UserClasspath userClasspath;
+
+    @CommandLine.Mixin
+    JsonOutput json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
       PrintWriter err = spec.commandLine().getErr();
+      try (UserClasspath.Installed cp = userClasspath.install()) {
+        return runScenario(err);
+      } catch (UserClasspath.BadEntry e) {
+        err.println("faultbed: " + e.getMessage());
+        return BAD_INPUT;
+      }
+    }
+
+    private int runScenario(PrintWriter err) {
       int[] shardOf = {1, 1};
       if (shard != null) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9]{1,6})/([0-9]{1,6})").matcher(shard);
@@ -131,6 +154,16 @@ public final class FaultbedCli implements Callable<Integer> {
         }
         if (seed != null) {
           scenario = scenario.withSeed(seed);
+        }
+        for (var e : hadoop.entrySet()) {
+          if (e.getKey().isBlank() || e.getValue().isEmpty()) {
+            throw new ScenarioException("-D", "expected KEY=VALUE, such as -D mapreduce.map.speculative=true, got \""
+                + e.getKey() + (e.getValue().isEmpty() ? "" : "=" + e.getValue()) + "\"");
+          }
+        }
+        scenario = scenario.withHadoop(hadoop);
+        if (!variants.isEmpty()) {
+          scenario = scenario.onlyVariants(variants);
         }
         if (backend != null) {
           scenario = scenario.withBackend(ScenarioParser.backend(backend, "--backend"));
@@ -181,8 +214,10 @@ public final class FaultbedCli implements Callable<Integer> {
         return BAD_INPUT;
       }
       order = order.shard(shardOf[0], shardOf[1]);
-      ProgressDisplay display = new ProgressDisplay(System.out, System.console() != null);
-      System.out.printf("faultbed: %s, %d variant(s), %d run(s) in %d interleaved block(s)%s%s, seed %d, %d cluster start(s) -> %s%n",
+      // with --json only the summary goes to standard output
+      java.io.PrintStream console = json.enabled ? System.err : System.out;
+      ProgressDisplay display = new ProgressDisplay(console, System.console() != null);
+      console.printf("faultbed: %s, %d variant(s), %d run(s) in %d interleaved block(s)%s%s, seed %d, %d cluster start(s) -> %s%n",
           scenario.name(), scenario.variants().size(), order.size(), blocks,
           shard == null ? "" : ", shard " + shard + " (every " + shardOf[1] + "th block)",
           done.isEmpty() ? "" : " (" + done.size() + " already recorded)", scenario.seed(), order.clusterStarts(), dir);
@@ -195,8 +230,14 @@ public final class FaultbedCli implements Callable<Integer> {
         err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
         return BAD_INPUT;
       }
-      SuiteSummary summary = new SuiteRunner(scenario, order, store, display, done).run();
+      SuiteSummary summary = new SuiteRunner(scenario, order, store, display, done,
+          faultbed.experiments.Provenances.here(scenarioFile)).run();
       display.finish();
+      if (json.enabled) {
+        console.println("records: " + dir.toAbsolutePath());
+        JsonOutput.print(spec.commandLine().getOut(), summary);
+        return 0;
+      }
       System.out.println();
       System.out.print(summary.table());
       System.out.println();
@@ -221,6 +262,9 @@ public final class FaultbedCli implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DIR")
     Path dir;
 
+    @CommandLine.Mixin
+    JsonOutput json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -234,7 +278,11 @@ public final class FaultbedCli implements Callable<Integer> {
       List<RunRecord> records = read.get();
       SuiteSummary s = SuiteSummary.of(records);
       store.writeSummary(s);
-      System.out.print(s.table());
+      if (json.enabled) {
+        JsonOutput.print(spec.commandLine().getOut(), s);
+      } else {
+        System.out.print(s.table());
+      }
       return 0;
     }
   }
@@ -245,13 +293,26 @@ public final class FaultbedCli implements Callable<Integer> {
     @Option(names = "--fix", description = "remove the leftovers (only ever what faultbed created)")
     boolean fix;
 
+    @CommandLine.Mixin
+    JsonOutput json;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** doctor --json: the host's facts, what dead runs left (and whether it was removed), foreign container JVMs. */
+    record DoctorReport(HostTable.Report host, List<String> leftovers, boolean fixed, List<String> foreignContainers) {}
 
     @Override
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
-      HostTable.print(out);
+      HostTable.Report host = HostTable.probe();
+      if (json.enabled) {
+        List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
+        JsonOutput.print(out, new DoctorReport(host, found, fix,
+            ContainerScan.foreign().stream().map(String::valueOf).toList()));
+        return found.isEmpty() || fix ? 0 : 1;
+      }
+      HostTable.print(out, host);
       out.println();
       List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
       if (found.isEmpty()) {

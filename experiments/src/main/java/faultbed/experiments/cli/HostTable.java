@@ -49,28 +49,47 @@ final class HostTable {
     return k;
   }
 
-  static void print(PrintWriter out) {
+  /** What the host can do: the facts doctor prints, as data for {@code --json}. */
+  record Report(boolean root, String uid, String cgroups, List<String> cgroupNotes, List<Check> capabilities,
+      List<KindRow> faultKinds) {}
+
+  /** A capability: there or not, and what it is, or why not and how to get it. */
+  record Check(String name, boolean ok, String detail) {}
+
+  /** A fault kind on each network backend: "yes", or "no: " and why. */
+  record KindRow(String kind, String networkKernel, String networkToxiproxy) {}
+
+  static Report probe() {
     CgroupLayout cgroups = CgroupLayout.current();
-    out.println("host: " + (Capability.isRoot() ? "root" : "not root (uid " + uid() + ")"));
-    out.println("cgroups: " + cgroups.describe());
-    cgroups.problems().forEach(p -> out.println("  note: " + p));
-    out.println();
-    out.printf("%-16s %-4s %s%n", "capability", "ok", "why not / how to get it");
+    List<Check> checks = new java.util.ArrayList<>();
     for (Capability c : Capability.values()) {
       List<String> p = c.problems();
-      out.printf("%-16s %-4s %s%n", c.label(), p.isEmpty() ? "yes" : "no", p.isEmpty() ? c.what() : p.get(0));
+      checks.add(new Check(c.label(), p.isEmpty(), p.isEmpty() ? c.what() : p.get(0)));
     }
     Optional<String> docker = dockerProblem();
-    out.printf("%-16s %-4s %s%n", "docker", docker.isEmpty() ? "yes" : "no",
-        docker.orElse("a Docker engine answers (Toxiproxy in a container)"));
+    checks.add(new Check("docker", docker.isEmpty(), docker.orElse("a Docker engine answers (Toxiproxy in a container)")));
     Optional<String> toxiproxy = ToxiproxyServer.unavailable(null);
-    out.printf("%-16s %-4s %s%n", "toxiproxy", toxiproxy.isEmpty() ? "yes" : "no",
-        toxiproxy.orElse("a Toxiproxy server is reachable"));
+    checks.add(new Check("toxiproxy", toxiproxy.isEmpty(), toxiproxy.orElse("a Toxiproxy server is reachable")));
+    List<KindRow> rows = new java.util.ArrayList<>();
+    for (Map.Entry<String, Fault> e : kinds().entrySet()) {
+      rows.add(new KindRow(e.getKey(), verdict(e.getValue(), false, toxiproxy), verdict(e.getValue(), true, toxiproxy)));
+    }
+    return new Report(Capability.isRoot(), uid(), cgroups.describe(), cgroups.problems(), checks, rows);
+  }
+
+  static void print(PrintWriter out, Report r) {
+    out.println("host: " + (r.root() ? "root" : "not root (uid " + r.uid() + ")"));
+    out.println("cgroups: " + r.cgroups());
+    r.cgroupNotes().forEach(p -> out.println("  note: " + p));
+    out.println();
+    out.printf("%-16s %-4s %s%n", "capability", "ok", "why not / how to get it");
+    for (Check c : r.capabilities()) {
+      out.printf("%-16s %-4s %s%n", c.name(), c.ok() ? "yes" : "no", c.detail());
+    }
     out.println();
     out.printf("%-18s %-30s %s%n", "fault kind", "network kernel", "network toxiproxy");
-    for (Map.Entry<String, Fault> e : kinds().entrySet()) {
-      out.printf("%-18s %-30s %s%n", e.getKey(), verdict(e.getValue(), false, toxiproxy),
-          verdict(e.getValue(), true, toxiproxy));
+    for (KindRow k : r.faultKinds()) {
+      out.printf("%-18s %-30s %s%n", k.kind(), k.networkKernel(), k.networkToxiproxy());
     }
     out.println("(mini backend; the namespace backend also needs netns and iptables)");
   }

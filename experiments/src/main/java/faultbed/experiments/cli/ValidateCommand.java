@@ -22,13 +22,24 @@ final class ValidateCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "SCENARIO", description = "scenario files (JSON)")
   List<Path> files;
 
+  @CommandLine.Mixin
+  UserClasspath userClasspath;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    try (UserClasspath.Installed cp = userClasspath.install()) {
+      return validate(spec.commandLine().getOut(), err);
+    } catch (UserClasspath.BadEntry e) {
+      err.println("faultbed: " + e.getMessage());
+      return FaultbedCli.BAD_INPUT;
+    }
+  }
+
+  private int validate(PrintWriter out, PrintWriter err) {
     int code = 0;
     for (Path file : files) {
       Scenario scenario;

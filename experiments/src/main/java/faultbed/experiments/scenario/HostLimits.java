@@ -10,13 +10,13 @@ import java.nio.file.Path;
  * rather than failing an hour in. Generous: the aim is to catch typos (100000 nodes, 999999TB), not
  * to predict performance.
  */
-final class HostLimits {
+public final class HostLimits {
   /** A NodeManager's share plus one container JVM, as the mini and namespace backends size them. */
   static final long MB_PER_NODE = 512;
 
   private HostLimits() {}
 
-  static long memoryMb() {
+  public static long memoryMb() {
     var os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
       return sun.getTotalMemorySize() >> 20;

@@ -54,6 +54,22 @@ public record Scenario(String name, String description, long seed, int warmup, L
     return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withBackend(b)).toList());
   }
 
+  /** Every variant with {@code settings} added to its Hadoop configuration, over the scenario's own (the CLI's -D). */
+  public Scenario withHadoop(Map<String, String> settings) {
+    return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withHadoop(settings)).toList());
+  }
+
+  /** Only the named variants, in the scenario's order (the CLI's --variant); an unknown name is bad input. */
+  public Scenario onlyVariants(java.util.Collection<String> names) {
+    List<String> known = variants.stream().map(Variant::name).toList();
+    for (String n : names) {
+      if (!known.contains(n)) {
+        throw new ScenarioException("--variant", "expected one of " + known + ", got \"" + n + "\"");
+      }
+    }
+    return new Scenario(name, description, seed, warmup, variants.stream().filter(v -> names.contains(v.name())).toList());
+  }
+
   public Scenario withSeed(long s) {
     return new Scenario(name, description, s, warmup, variants);
   }

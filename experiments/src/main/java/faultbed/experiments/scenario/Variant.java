@@ -23,6 +23,10 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
     return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation);
   }
 
+  public Variant withHadoop(java.util.Map<String, String> settings) {
+    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation);
+  }
+
   public Variant withRuns(int n) {
     return new Variant(name, cluster, workload, timeline, n, speculation);
   }

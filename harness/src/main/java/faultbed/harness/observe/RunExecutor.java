@@ -319,7 +319,7 @@ public final class RunExecutor {
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
           withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation,
-          timeScale(job.getConfiguration()), companionOutcomes, null);
+          timeScale(job.getConfiguration()), companionOutcomes, null, null);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
