@@ -131,7 +131,7 @@ class UserClasspathTest {
   void theUsersPolicyRunsInTheApplicationMaster() {
     Path out = tmp.resolve("out");
     Result r = faultbed("run", scenario.toString(), "--classpath", jar.toString(), "--variant", "mine",
-        "-D", "mapreduce.task.timeout=123456", "--out", out.toString());
+        "-D", "mapreduce.job.counters.max=200", "--out", out.toString());
     assertEquals(0, r.code(), r.out() + r.err());
 
     List<RunRecord> records = new RecordStore(out).readAll();
@@ -139,7 +139,7 @@ class UserClasspathTest {
     RunRecord run = records.get(0);
     assertEquals("mine", run.variant());
     assertEquals("SUCCEEDED", run.job().state());
-    assertEquals("123456", run.hadoop().get("mapreduce.task.timeout"), "the -D setting reached the job");
+    assertEquals("200", run.hadoop().get("mapreduce.job.counters.max"), "the -D setting reached the job and its record");
     assertTrue(run.speculation().events().stream().anyMatch(e -> e.event().equals("backup")
         && "backed up by a policy from a user jar".equals(e.reason())), () -> "the policy's decisions: " + run.speculation());
     assertTrue(run.attempts().stream().anyMatch(a -> a.attempt() > 0), "a backup attempt ran");

@@ -315,7 +315,7 @@ public final class RunExecutor {
       }
       harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);
       return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
-          spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration()),
+          spec.runIndex(), spec.seed(), startedAt, cluster.info(), settingsInForce(job.getConfiguration(), cluster.spec().hadoop().keySet()),
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
           withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation,
@@ -524,9 +524,14 @@ public final class RunExecutor {
         faultbed.harness.timescale.TimeCompression.UNSCALED);
   }
 
-  private static Map<String, String> settingsInForce(Configuration jobConf) {
+  private static Map<String, String> settingsInForce(Configuration jobConf, java.util.Set<String> setByScenario) {
     JobConf c = new JobConf(jobConf);
     Map<String, String> out = new TreeMap<>();
+    // every key the scenario or -D set, with the value the job saw (time compression may have rescaled it)
+    for (String k : setByScenario) {
+      String v = c.get(k);
+      out.put(k, v != null ? v : "(unset)");
+    }
     for (String k : RECORDED_SETTINGS) {
       String v = c.get(k);
       out.put(k, v != null ? v : BUILT_IN.getOrDefault(k, "(unset)"));
