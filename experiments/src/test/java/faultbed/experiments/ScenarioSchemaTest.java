@@ -80,7 +80,7 @@ class ScenarioSchemaTest {
       every trigger           | { WL, "faults": [ { "kind": "stop", "node": 0, "at": { "uniform": ["1s", "38s"], "strata": 6 } }, { "kind": "stop", "node": 1, "at": { "event": "maps-completed", "count": 8 } }, { "kind": "stop", "node": 2, "at": { "event": "reducer-in-shuffle" } } ] }
       cluster and network     | { "$schema": "../schema/scenario.schema.json", "name": "n", WL, "cluster": { "nodes": 2, "nodeMemoryMb": 2048, "nodeVcores": 2, "containerMemoryMb": 512, "timeScale": 0.05, "backend": "namespace", "network": "kernel" }, "hadoop": { "mapreduce.job.reduce.slowstart.completedmaps": 0.5, "yarn.resourcemanager.am.max-attempts": 2, "mapreduce.map.speculative": true } }
       proxy address           | { WL, "cluster": { "network": { "toxiproxy": "http://127.0.0.1:8474" } } }
-      speculation shapes      | { WL, "speculation": "hadoop3/exponential", "variants": { "a": { "speculation": { "policy": "late", "params": { "slowTaskThreshold": 25 } } }, "b.2": { "speculation": "off", "runs": 3 }, "c_3": { "speculation": { "speculator": "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator" } } } }
+      speculation shapes      | { WL, "speculation": "hadoop3/exponential", "reference": "b.2", "variants": { "a": { "speculation": { "policy": "late", "params": { "slowTaskThreshold": 25 } } }, "b.2": { "speculation": "off", "runs": 3 }, "c_3": { "speculation": { "speculator": "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator" } } } }
       variant changes         | { WL, "faults": [ { "kind": "crash", "node": 0, "at": "5s" } ], "seed": -4, "warmup": 0, "runs": 2, "variants": { "more": { "description": "d", "workload": { "reduces": 8, "concurrentJobs": 2 }, "faults+": [ { "kind": "cpu-hog", "node": 1, "at": "1s" } ], "cluster": { "timeScale": 1 } }, "none": { "faults": [] } } }
       """)
   void shapesTheParserAcceptsTheSchemaAccepts(String what, String scenario) {
@@ -132,6 +132,7 @@ class ScenarioSchemaTest {
       bad variant name        | { WL, "variants": { "a b": { "runs": 1 } } }
       unknown variant field   | { WL, "variants": { "a": { "seed": 1 } } }
       replace and add faults  | { WL, "variants": { "a": { "faults": [], "faults+": [] } } }
+      reference not a string  | { WL, "reference": 1 }
       """)
   void shapesTheParserRefusesTheSchemaRefuses(String what, String scenario) {
     String text = scenario.replace("WL", WORKLOAD);

@@ -90,6 +90,7 @@ class ScenarioValidationTest {
       empty name              | { "name": " ", "workload": { "type": "sort", "size": "1MB" } }                        | name: expected a name of at least one character
       fractional node         | "faults": [ { "kind": "crash", "node": 1.5, "at": "5s" } ]                           | faults[0].node: expected a node index (an integer) or one of
       fractional maps         | "workload": { "type": "sort", "size": "1MB", "maps": 2.5 }                           | workload.maps: expected an integer, got 2.5
+      unknown reference       | { "workload": { "type": "sort", "size": "1MB" }, "reference": "base", "variants": { "a": {}, "b": {} } } | reference: expected one of the variants [a, b], got "base"
       more cores than here    | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s", "cpu": 7000.5 } ]          | faults[0].cpu: expected at most
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,

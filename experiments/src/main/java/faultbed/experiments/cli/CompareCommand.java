@@ -50,8 +50,10 @@ final class CompareCommand implements Callable<Integer> {
           + " (the baseline's too, unless --baseline-variant names another)")
   String candidateVariant;
 
-  @Option(names = "--all-against", paramLabel = "V",
-      description = "compare every other variant of CANDIDATE with BASELINE's V, e.g. 'compare DIR --all-against baseline'")
+  @Option(names = "--all-against", paramLabel = "V", arity = "0..1", fallbackValue = "",
+      description = "compare every other variant of CANDIDATE with BASELINE's V, e.g. 'compare DIR --all-against baseline';"
+          + " without V, the suite's reference: the variant its scenario names as \"reference\", else its only"
+          + " fault-free variant, else its first")
   String allAgainst;
 
   @CommandLine.Mixin
@@ -95,6 +97,17 @@ final class CompareCommand implements Callable<Integer> {
       return bad(err, "CANDIDATE: " + e.getMessage());
     }
     Analysis analysis = Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent));
+    if ("".equals(allAgainst)) {
+      if (!java.nio.file.Files.isDirectory(baseline)) {
+        return bad(err, "--all-against: expected a variant name when BASELINE is a baseline file, not a suite folder");
+      }
+      var reference = faultbed.results.ReferenceVariant.of(baseline, new faultbed.results.RecordStore(baseline).readAll());
+      if (reference.isEmpty()) {
+        return bad(err, "BASELINE: expected run records in " + baseline);
+      }
+      allAgainst = reference.get().name();
+      err.println("faultbed: comparing every variant with " + allAgainst + " (" + reference.get().why() + ")");
+    }
     if (allAgainst != null) {
       String missing = missingVariant(base, allAgainst, "BASELINE", "--all-against");
       if (missing != null) {

@@ -58,7 +58,7 @@ public final class ScenarioParser {
   static final int MAX_RUNS = 10_000;
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "warmup", "variants", "speculation");
+      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
       "timeScale", "network", "backend");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
@@ -169,6 +169,14 @@ public final class ScenarioParser {
         Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
         variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
+      }
+    }
+    if (root.has("reference")) {
+      // report and compare read it from the suite's copy of this file
+      String reference = text(root.get("reference"), "reference");
+      List<String> names = variants.stream().map(Variant::name).toList();
+      if (!names.contains(reference)) {
+        throw new ScenarioException("reference", "expected one of the variants " + names + ", got \"" + reference + "\"");
       }
     }
     return new Scenario(name, description, seed, warmup, variants);

@@ -74,6 +74,8 @@ public final class SuiteReport {
         + " Times are seconds after job submission. Runs as a table: ", records.size(), byVariant.size(),
         dir.toAbsolutePath().normalize().getFileName())).raw("<a href=\"" + CSV + "\">" + CSV + "</a>.</p>\n");
 
+    whatWasRun(h, records);
+
     h.element("h2", "Completion time");
     summaryTable(h, records);
     comparisonTable(h, dir, records, times);
@@ -124,6 +126,44 @@ public final class SuiteReport {
     return h.toString();
   }
 
+  /**
+   * What was run, from the records: the scenario, the seeds, when, and the machines and versions
+   * (every distinct one: merged shards may come from several machines).
+   */
+  private static void whatWasRun(Html h, List<RunRecord> records) {
+    h.element("h2", "What was run");
+    h.raw("<table class=\"what\"><tbody>\n");
+    String sha = distinct(records, r -> r.provenance() == null ? null
+        : "file SHA-256 " + r.provenance().scenarioSha256().substring(0, 16) + "...");
+    row(h, "scenario", records.get(0).scenario() + (sha.isEmpty() ? "" : ", " + sha));
+    long seeds = records.stream().mapToLong(RunRecord::seed).distinct().count();
+    int blocks = (int) records.stream().filter(r -> r.block() != null).mapToInt(r -> r.block().index()).distinct().count();
+    row(h, "runs", records.size() + " runs, " + seeds + " run seeds" + (blocks > 0 ? ", " + blocks + " blocks" : ""));
+    List<String> started = records.stream().map(RunRecord::startedAt).filter(java.util.Objects::nonNull).sorted().toList();
+    if (!started.isEmpty()) {
+      row(h, "started", started.get(0) + " to " + started.get(started.size() - 1));
+    }
+    if (records.stream().allMatch(r -> r.provenance() == null)) {
+      row(h, "machine", "not recorded (records written before the provenance block)");
+    } else {
+      row(h, "machine", distinct(records, r -> r.provenance() == null ? null : r.provenance().host() + ": "
+          + r.provenance().cores() + " cores, " + r.provenance().memoryMb() + " MB, " + r.provenance().kernel()
+          + ", cgroups " + r.provenance().cgroups()));
+      row(h, "versions", distinct(records, r -> r.provenance() == null ? null : "Hadoop " + r.provenance().hadoop()
+          + ", faultbed " + r.provenance().faultbed() + " (" + r.provenance().commit() + "), " + r.provenance().java()));
+    }
+    h.raw("</tbody></table>\n");
+  }
+
+  private static void row(Html h, String what, String value) {
+    h.raw("<tr>").element("th", what).element("td", value).raw("</tr>\n");
+  }
+
+  private static String distinct(List<RunRecord> records, java.util.function.Function<RunRecord, String> f) {
+    List<String> values = records.stream().map(f).filter(java.util.Objects::nonNull).distinct().toList();
+    return String.join("; ", values);
+  }
+
   private static void summaryTable(Html h, List<RunRecord> records) {
     Bootstrap b = Bootstrap.DEFAULT;
     h.raw("<table><thead><tr><th>variant</th><th>runs</th><th>failed</th><th>min</th><th>median</th>")
@@ -152,7 +192,8 @@ public final class SuiteReport {
     if (times.size() < 2) {
       return;
     }
-    String reference = times.containsKey("baseline") ? "baseline" : times.keySet().iterator().next();
+    faultbed.results.ReferenceVariant ref = faultbed.results.ReferenceVariant.of(dir, records).orElseThrow();
+    String reference = ref.name();
     if (times.get(reference).length == 0) {
       return;
     }
@@ -175,10 +216,10 @@ public final class SuiteReport {
       h.raw("<td title=\"").text(c.reason()).raw("\">").text(c.verdict().toString()).raw("</td></tr>\n");
     }
     h.raw("</tbody></table>\n");
-    h.raw("<p class=\"note\">").text(String.format(Locale.ROOT, "Ratios are variant over %s; a ratio above 1 is"
+    h.raw("<p class=\"note\">").text(String.format(Locale.ROOT, "Ratios are variant over %s (%s); a ratio above 1 is"
         + " slower. Verdicts at alpha %.2f with at most %.0f%% regression on Holm-adjusted p-values, as"
-        + " 'faultbed compare DIR DIR --all-against %s' gives them.", reference, g.alpha(), g.maxRegressionPercent(),
-        reference)).raw("</p>\n");
+        + " 'faultbed compare DIR --all-against' gives them.", reference, ref.why(), g.alpha(), g.maxRegressionPercent()))
+        .raw("</p>\n");
   }
 
   private static void costs(Html h, List<ReportRow> rows, Map<String, List<RunRecord>> byVariant) {

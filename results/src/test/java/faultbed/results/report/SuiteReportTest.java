@@ -62,6 +62,9 @@ class SuiteReportTest {
     assertTrue(text.contains("node LOST at 29.0 s: detection 19.6 s, within the expiry 20.0 s"), "classifier evidence shown");
     assertTrue(text.contains("map output lost: m_000001 finished on node 0 at 13.5 s"), "lost outputs shown");
     assertTrue(text.contains("crash vs baseline"), "comparison against the fault-free variant");
+    assertTrue(text.contains("Ratios are variant over baseline (the only variant without faults)"), "the reference and why");
+    assertTrue(text.contains("What was run") && text.contains("not recorded (records written before the provenance block)"),
+        "what was run, honest about old records");
     assertTrue(text.contains("[45.2, 50.3]"), "median interval of the crash variant");
   }
 
