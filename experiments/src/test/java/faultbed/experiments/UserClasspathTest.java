@@ -118,10 +118,12 @@ class UserClasspathTest {
 
   @Test
   void badDefinesAndUnknownVariantsAreBadInput() {
-    Result d = faultbed("run", scenario.toString(), "-Dmapreduce.map.speculative", "--out", tmp.resolve("d").toString());
+    Result d = faultbed("run", scenario.toString(), "--classpath", jar.toString(), "-Dmapreduce.map.speculative",
+        "--out", tmp.resolve("d").toString());
     assertEquals(2, d.code(), d.err());
     assertTrue(d.err().contains("-D: expected KEY=VALUE, such as -D mapreduce.map.speculative=true, got \"mapreduce.map.speculative\""), d.err());
-    Result v = faultbed("run", scenario.toString(), "--variant", "yours", "--out", tmp.resolve("v").toString());
+    Result v = faultbed("run", scenario.toString(), "--classpath", jar.toString(), "--variant", "yours",
+        "--out", tmp.resolve("v").toString());
     assertEquals(2, v.code(), v.err());
     assertTrue(v.err().contains("--variant: expected one of [hadoop3, mine], got \"yours\""), v.err());
     assertTrue(Files.notExists(tmp.resolve("d")) && Files.notExists(tmp.resolve("v")));
