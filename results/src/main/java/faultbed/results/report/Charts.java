@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.CategoryAxis;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CategoryPlot;
 import org.jfree.chart.plot.PlotOrientation;
@@ -220,6 +221,17 @@ final class Charts {
       xy.setRangeGridlinePaint(GRID);
     } else if (plot instanceof CategoryPlot cat) {
       cat.setRangeGridlinePaint(GRID);
+      // Variant names are the labels. Many or long ones lay the chart on its side, one row per
+      // variant with the names at the left, rather than JFreeChart cutting them to "..." (rotated
+      // labels would come out as glyph outlines, half a megabyte of SVG and no selectable text).
+      List<?> categories = cat.getCategories() == null ? List.of() : cat.getCategories();
+      int longest = categories.stream().mapToInt(c -> c.toString().length()).max().orElse(0);
+      CategoryAxis axis = cat.getDomainAxis();
+      axis.setMaximumCategoryLabelLines(3);
+      if (categories.size() > 4 || longest > 14) {
+        cat.setOrientation(PlotOrientation.HORIZONTAL);
+        axis.setMaximumCategoryLabelWidthRatio(0.5f);
+      }
     }
     return chart;
   }
