@@ -110,6 +110,7 @@ public final class SuiteReport {
     figure(h, Charts.boxes(times));
 
     h.element("h2", "Speculation and wasted work");
+    backups(h, records);
     costs(h, rows, byVariant);
 
     h.element("h2", "Failure groups");
@@ -220,6 +221,29 @@ public final class SuiteReport {
         + " slower. Verdicts at alpha %.2f with at most %.0f%% regression on Holm-adjusted p-values, as"
         + " 'faultbed compare DIR --all-against' gives them.", reference, ref.why(), g.alpha(), g.maxRegressionPercent()))
         .raw("</p>\n");
+  }
+
+  /** The speculators' backups per variant: launched, useful (beat the original), useless (lost to it). */
+  private static void backups(Html h, List<RunRecord> records) {
+    List<SuiteSummary.VariantSummary> withSpeculation = SuiteSummary.of(records).variants().stream()
+        .filter(v -> v.speculation() != null).toList();
+    if (withSpeculation.isEmpty()) {
+      h.raw("<p>No variant ran a speculator.</p>\n");
+      return;
+    }
+    h.raw("<table><thead><tr><th>variant</th><th>speculator</th><th>backups asked</th><th>launched</th>")
+        .raw("<th>useful (won)</th><th>useless (lost)</th><th>refused on a slow node</th>")
+        .raw("<th>wasted container-s</th><th>on a slowed node</th></tr></thead><tbody>\n");
+    for (SuiteSummary.VariantSummary v : withSpeculation) {
+      SuiteSummary.SpeculationTotals t = v.speculation();
+      h.raw("<tr>").element("td", v.variant()).element("td", t.policy()).raw(num(t.asked())).raw(num(t.launched()))
+          .raw(num(t.won())).raw(num(t.lost())).raw(num(t.refusedOnNode()))
+          .raw(num(t.wastedContainerSeconds(), "%.1f")).raw(num(t.onSlowedNodes())).raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">A backup is useful when it finished before its original, useless when it was"
+        + " killed because the original finished first; wasted container-seconds are the container time of every"
+        + " killed attempt of a backed-up task: the loser of each race and the refused placements.</p>\n");
   }
 
   private static void costs(Html h, List<ReportRow> rows, Map<String, List<RunRecord>> byVariant) {

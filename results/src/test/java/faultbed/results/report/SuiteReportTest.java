@@ -65,6 +65,7 @@ class SuiteReportTest {
     assertTrue(text.contains("Ratios are variant over baseline (the only variant without faults)"), "the reference and why");
     assertTrue(text.contains("What was run") && text.contains("not recorded (records written before the provenance block)"),
         "what was run, honest about old records");
+    assertTrue(text.contains("No variant ran a speculator."), "the backups table says when there is nothing to count");
     assertTrue(text.contains("[45.2, 50.3]"), "median interval of the crash variant");
   }
 
