@@ -279,7 +279,7 @@ public final class CgroupLayout {
           .append(")");
     }
     if (!v1.isEmpty()) {
-      b.append(" (v1: ").append(String.join(" ", v1.keySet())).append(")");
+      b.append(" (v1: ").append(String.join(" ", new java.util.TreeSet<>(v1.keySet()))).append(")"); // one line per host, whatever the map's order
     }
     return b + "; processes: " + tasks + ", cpu: " + cpu + ", io: " + io;
   }
