@@ -32,6 +32,9 @@ public final class RecordStore {
   public Path dir() {
     return dir;
   }
+  /** The copy of the scenario file a suite folder keeps beside its records (run writes it, resume and merge check it). */
+  public static final String SCENARIO_COPY = "scenario.json.txt";
+
 
   public static ObjectMapper json() {
     return JSON;

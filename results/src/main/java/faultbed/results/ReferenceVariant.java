@@ -14,9 +14,6 @@ import java.util.Optional;
  * only variant whose runs injected no fault, else the first. {@code why} says which rule chose it.
  */
 public record ReferenceVariant(String name, String why) {
-  /** The copy of the scenario a suite folder keeps beside its records. */
-  public static final String SCENARIO_COPY = "scenario.json.txt";
-
   public static Optional<ReferenceVariant> of(Path dir, List<RunRecord> records) {
     Map<String, List<RunRecord>> byVariant = SuiteSummary.byVariant(records);
     if (byVariant.isEmpty()) {
@@ -40,7 +37,7 @@ public record ReferenceVariant(String name, String why) {
 
   /** The scenario's "reference" field, when the folder has the scenario's copy and it names one. */
   static Optional<String> named(Path dir) {
-    Path copy = dir.resolve(SCENARIO_COPY);
+    Path copy = dir.resolve(RecordStore.SCENARIO_COPY);
     if (!Files.isRegularFile(copy)) {
       return Optional.empty();
     }

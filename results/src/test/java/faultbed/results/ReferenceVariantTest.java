@@ -27,7 +27,7 @@ class ReferenceVariantTest {
 
   @Test
   void theScenariosChoiceComesFirst(@TempDir Path dir) throws IOException {
-    Files.writeString(dir.resolve(ReferenceVariant.SCENARIO_COPY), "{ \"reference\": \"hadoop3\", \"workload\": {} }");
+    Files.writeString(dir.resolve(RecordStore.SCENARIO_COPY), "{ \"reference\": \"hadoop3\", \"workload\": {} }");
     var ref = ReferenceVariant.of(dir, List.of(run("base", true), run("hadoop3", true), run("off", false)));
     assertEquals(new ReferenceVariant("hadoop3", "named by the scenario"), ref.orElseThrow());
   }
@@ -40,7 +40,7 @@ class ReferenceVariantTest {
 
   @Test
   void elseTheFirstAndSaysWhy(@TempDir Path dir) throws IOException {
-    Files.writeString(dir.resolve(ReferenceVariant.SCENARIO_COPY), "{ \"reference\": \"gone\" }");
+    Files.writeString(dir.resolve(RecordStore.SCENARIO_COPY), "{ \"reference\": \"gone\" }");
     var ref = ReferenceVariant.of(dir, List.of(run("connect-3s", true), run("defaults", true))).orElseThrow();
     assertEquals("connect-3s", ref.name());
     assertTrue(ref.why().startsWith("the scenario names gone, which has no runs here; the first variant"), ref.why());

@@ -103,7 +103,8 @@ final class ClassifyCommand implements Callable<Integer> {
     if (writeGate != null) {
       GroupsGate.of(dir.getFileName().toString(), all, expiryBound).write(writeGate);
     }
-    Gate g = baseline == null ? null : new Gate(gate.toString(), baseline.violations(all).isEmpty(), baseline.violations(all));
+    List<String> violations = baseline == null ? List.of() : baseline.violations(all);
+    Gate g = baseline == null ? null : new Gate(gate.toString(), violations.isEmpty(), violations);
     JsonOutput.print(spec.commandLine().getOut(),
         new Result(all, GroupsGate.of("", all, List.of()).groups(), g));
     return g == null || g.passed() ? 0 : CompareCommand.REGRESSION;

@@ -184,8 +184,8 @@ public final class FaultbedCli implements Callable<Integer> {
           return BAD_INPUT;
         }
         try {
-          if (!Files.isRegularFile(dir.resolve("scenario.json.txt"))
-              || !Files.readString(dir.resolve("scenario.json.txt")).equals(Files.readString(scenarioFile))) {
+          if (!Files.isRegularFile(dir.resolve(RecordStore.SCENARIO_COPY))
+              || !Files.readString(dir.resolve(RecordStore.SCENARIO_COPY)).equals(Files.readString(scenarioFile))) {
             err.println("faultbed: --resume: expected " + dir + " to have been started with " + scenarioFile
                 + " (its scenario.json.txt differs or is missing)");
             return BAD_INPUT;
@@ -224,7 +224,7 @@ public final class FaultbedCli implements Callable<Integer> {
       RecordStore store = new RecordStore(dir);
       try {
         Files.createDirectories(dir);
-        Files.copy(scenarioFile, dir.resolve("scenario.json.txt"),
+        Files.copy(scenarioFile, dir.resolve(RecordStore.SCENARIO_COPY),
             java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       } catch (IOException e) {
         err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
@@ -306,15 +306,14 @@ public final class FaultbedCli implements Callable<Integer> {
     public Integer call() {
       PrintWriter out = spec.commandLine().getOut();
       HostTable.Report host = HostTable.probe();
+      List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
       if (json.enabled) {
-        List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
         JsonOutput.print(out, new DoctorReport(host, found, fix,
             ContainerScan.foreign().stream().map(String::valueOf).toList()));
         return found.isEmpty() || fix ? 0 : 1;
       }
       HostTable.print(out, host);
       out.println();
-      List<String> found = fix ? Ledger.healOrphans() : Ledger.orphans();
       if (found.isEmpty()) {
         out.println("no leftovers");
       } else {

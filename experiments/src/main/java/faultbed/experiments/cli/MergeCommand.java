@@ -24,7 +24,6 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "merge", mixinStandardHelpOptions = true, description = "Joins the folders of a suite's shards ('run --shard I/N') into one suite folder.")
 final class MergeCommand implements Callable<Integer> {
-  static final String SCENARIO_COPY = "scenario.json.txt";
 
   @Parameters(paramLabel = "SHARD_DIR", arity = "2..*", description = "the shards' folders of run records")
   List<Path> shards;
@@ -65,7 +64,7 @@ final class MergeCommand implements Callable<Integer> {
       if (RecordsFolder.read(dir, err).isEmpty()) {
         return FaultbedCli.BAD_INPUT;
       }
-      Path copy = dir.resolve(SCENARIO_COPY);
+      Path copy = dir.resolve(faultbed.results.RecordStore.SCENARIO_COPY);
       if (!Files.isRegularFile(copy)) {
         err.println("faultbed: SHARD_DIR: expected " + copy + " (written by 'faultbed run'), got none");
         return FaultbedCli.BAD_INPUT;
@@ -102,7 +101,7 @@ final class MergeCommand implements Callable<Integer> {
       }
     }
     Files.createDirectories(out);
-    Files.writeString(out.resolve(SCENARIO_COPY), scenarioText);
+    Files.writeString(out.resolve(faultbed.results.RecordStore.SCENARIO_COPY), scenarioText);
     List<RunRecord> records = new ArrayList<>();
     for (RecordStore.StoredRecord stored : all) {
       // byte for byte: the merged suite is the shards' records, not a re-serialisation of them
