@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,8 +35,6 @@ class QuickstartSuiteTest {
     SuiteSummary summary = RecordStore.json().readValue(out.resolve(RecordStore.SUMMARY).toFile(), SuiteSummary.class);
     assertEquals(2, summary.variants().size());
 
-    double baseline = records.stream().filter(r -> r.variant().equals("baseline"))
-        .mapToDouble(r -> r.completionSeconds().orElseThrow()).max().orElseThrow();
     for (RunRecord r : records) {
       assertTrue(r.job().succeeded(), r.runId() + ": " + r.job());
       assertFalse(r.hadoop().isEmpty());
@@ -51,9 +50,22 @@ class QuickstartSuiteTest {
       assertTrue(crash.injectedMs() - crash.scheduledMs() < 1000, "injected on time: " + crash);
       long lost = r.node(crash.node()).lostAt().orElseThrow(() -> new AssertionError(r.runId() + " no LOST"));
       assertTrue(lost > crash.injectedMs());
-      assertFalse(r.reexecutedAttempts().isEmpty(), r.runId() + " re-ran attempts");
-      assertTrue(r.completionSeconds().orElseThrow() > baseline,
-          r.runId() + " took " + r.completionSeconds() + " s, baseline " + baseline + " s");
+      assertFalse(r.amAttempts().isEmpty(), r.runId() + " records its AM attempts");
+      if (Objects.equals(r.amAttempts().get(0).node(), crash.node())) {
+        // The AM died with the node: a second AM ran the job's unfinished work after the crash.
+        assertEquals(2, r.amAttempts().size(), r.runId() + ": the AM's node crashed, so a second AM ran");
+        assertTrue(r.attempts().stream().anyMatch(a -> Integer.valueOf(2).equals(a.amAttempt())
+            && a.attempt() >= 1000 && a.startMs() > crash.injectedMs()), r.runId() + ": " + r.attempts());
+        continue;
+      }
+      // The crash's cost is work done again: a task that had an attempt on the crashed node ran
+      // again after the crash. Wall time against the baseline is not asserted: one run against
+      // another is within the run-to-run noise of a loaded machine.
+      List<String> lostTasks = r.attempts().stream().filter(a -> Objects.equals(a.node(), crash.node()))
+          .map(RunRecord.AttemptRecord::taskId).toList();
+      assertTrue(r.reexecutedAttempts().stream().anyMatch(a -> lostTasks.contains(a.taskId())
+              && a.startMs() != null && a.startMs() > crash.injectedMs()),
+          r.runId() + " re-ran no task of node " + crash.node() + " after the crash: " + r.attempts());
     }
   }
 }

@@ -36,7 +36,8 @@ public record RunRecord(
     TimeScale timeScale,
     List<JobOutcome> companionJobs,
     Block block,
-    Provenance provenance) {
+    Provenance provenance,
+    List<AmAttempt> amAttempts) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -50,20 +51,21 @@ public record RunRecord(
     fetchFailures = copy(fetchFailures);
     notes = copy(notes);
     companionJobs = copy(companionJobs);
+    amAttempts = copy(amAttempts);
   }
 
   /** The same record placed in a suite's design. */
   public RunRecord inBlock(Block b) {
     return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
         hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, b, provenance);
+        speculation, timeScale, companionJobs, b, provenance, amAttempts);
   }
 
   /** The same record with where and with what it was made. */
   public RunRecord withProvenance(Provenance p) {
     return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
         hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, block, p);
+        speculation, timeScale, companionJobs, block, p, amAttempts);
   }
 
   private static <T> List<T> copy(List<T> l) {
@@ -130,10 +132,29 @@ public record RunRecord(
   /** A change of a node's state as the ResourceManager reported it. */
   public record NodeTransition(int node, String nodeId, String from, String to, long atMs) {}
 
-  /** One task attempt, from the job history file. Times are null when the attempt never reached them. */
+  /**
+   * One task attempt, from the job history files of every AM attempt. Times are null when the
+   * attempt never reached them; {@code state} is null when its AM died while it ran (the history of
+   * that AM attempt ends there). {@code amAttempt} is the AM attempt (1, 2, ...) whose history
+   * holds it; null in records written before it was recorded.
+   */
   public record AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node,
       String host, String container, Long startMs, Long finishMs, Long mapFinishMs,
-      Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error) {}
+      Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error,
+      Integer amAttempt) {}
+
+  /**
+   * One attempt of the job's MapReduce ApplicationMaster, from the job history: which attempt, the
+   * node and container it ran in, and when it started. More than one means the AM was lost and
+   * restarted. Empty in records written before AM attempts were recorded.
+   */
+  public record AmAttempt(int attempt, Integer node, String host, String container, Long startMs) {}
+
+  /** Whether the job's ApplicationMaster was lost and restarted in this run. */
+  @JsonIgnore
+  public boolean amRestarted() {
+    return amAttempts.size() > 1;
+  }
 
   /** A reducer telling the AM it could not fetch a map's output (from the reducer's shuffle log). */
   public record FetchFailureReport(long atMs, String reduceAttempt, Integer reduceNode,

@@ -13,7 +13,7 @@ class SpeculationOutcomeTest {
   private static AttemptRecord attempt(String task, int n, int node, long start, long end, String state,
       boolean speculative) {
     return new AttemptRecord("attempt_1_0001_m_00000" + task + "_" + n, "task_1_0001_m_00000" + task, "MAP", n,
-        node, "localhost:" + node, null, start, end, null, null, null, state, speculative, null);
+        node, "localhost:" + node, null, start, end, null, null, null, state, speculative, null, 1);
   }
 
   /** Task 1: the backup wins. Task 2: the original wins. Task 3: a backup refused on a slow node, then one that wins. */
@@ -37,7 +37,7 @@ class SpeculationOutcomeTest {
         new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(),
         List.of(new RunRecord.FaultEvent("cpu-hog", 0, "node 0", "at 0 ms", 0L, 0L, null, Map.of())),
         List.of(), attempts, List.of(), new RunRecord.JobOutcome("job_1_0001", "SUCCEEDED", true, 0L, 31_000L, 4, 0, null),
-        Map.of(), List.of(), new RunRecord.Speculation("faultbed.schedulers.yarn.PolicySpeculator", "late", events), null, List.of(), null, null);
+        Map.of(), List.of(), new RunRecord.Speculation("faultbed.schedulers.yarn.PolicySpeculator", "late", events), null, List.of(), null, null, List.of());
   }
 
   @Test

@@ -1,20 +1,30 @@
 package faultbed.harness.observe;
 
 import faultbed.harness.HarnessException;
+import faultbed.results.RunRecord.AmAttempt;
 import faultbed.results.RunRecord.AttemptRecord;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
 import org.apache.hadoop.mapreduce.v2.jobhistory.JHAdminConfig;
@@ -64,14 +74,100 @@ final class HistoryReader {
   }
 
   /**
-   * Attempts in start order, times relative to {@code epochZero}. A node is found by the
-   * attempt's shuffle port or NodeManager port. An attempt is marked speculative when it started
+   * The history files that earlier AM attempts left in the job's staging folder ({@code
+   * <jobId>_<attempt>.jhist}), by AM attempt, oldest first; the last attempt's own file is not
+   * among them (its history is the one in the done folder). A file its AM stopped writing mid-event
+   * is read up to there. The staging folder is kept for this ({@link #KEEP_STAGING}) and deleted here
+   * when {@code delete} (the harness kept it, not the user).
+   */
+  static SortedMap<Integer, JobInfo> earlierAttempts(Configuration conf, String stagingDir, JobID jobId,
+      int lastAttempt, boolean delete, List<String> notes) {
+    SortedMap<Integer, JobInfo> out = new TreeMap<>();
+    if (stagingDir == null) {
+      return out;
+    }
+    try {
+      Path dir = new Path(stagingDir);
+      FileSystem fs = dir.getFileSystem(conf);
+      if (!fs.exists(dir)) {
+        return out;
+      }
+      Pattern name = Pattern.compile(Pattern.quote(jobId.toString()) + "_(\\d+)\\.jhist");
+      for (FileStatus f : fs.listStatus(dir)) {
+        Matcher m = name.matcher(f.getPath().getName());
+        if (!m.matches() || Integer.parseInt(m.group(1)) >= lastAttempt) {
+          continue;
+        }
+        try {
+          JobHistoryParser parser = new JobHistoryParser(fs, f.getPath());
+          out.put(Integer.parseInt(m.group(1)), parser.parse());
+          if (parser.getParseException() != null) {
+            notes.add("the history of AM attempt " + m.group(1) + " ends mid-event (its AM died writing it): "
+                + parser.getParseException().getMessage());
+          }
+        } catch (IOException e) {
+          notes.add("the history of AM attempt " + m.group(1) + " could not be read: " + e.getMessage());
+        }
+      }
+      for (int am = 1; am < lastAttempt; am++) {
+        if (out.get(am) == null || out.get(am).getAllTasks().isEmpty()) {
+          // The AM flushes its history when an attempt finishes; one that died before any did
+          // left its started attempts unwritten.
+          notes.add("AM attempt " + am + " left no task attempts in its history (it died before any of its"
+              + " attempts finished, when the AM first writes its history out): they are not in this record");
+        }
+      }
+    } catch (IOException e) {
+      notes.add("the history of earlier AM attempts could not be read: " + e.getMessage());
+    } finally {
+      if (delete) {
+        try {
+          new Path(stagingDir).getFileSystem(conf).delete(new Path(stagingDir), true);
+        } catch (IOException e) {
+          notes.add("the job's staging folder " + stagingDir + " could not be deleted: " + e.getMessage());
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A job setting that keeps the staging folder after the job, so earlier AM attempts' history survives. */
+  static final String KEEP_STAGING = MRJobConfig.PRESERVE_FILES_PATTERN;
+
+  /** The AM attempts the history names, in order, with the node each ran on. */
+  static List<AmAttempt> amAttempts(JobInfo info, long epochZero, NodeLocator locator) {
+    List<AmAttempt> out = new ArrayList<>();
+    for (AMInfo am : info.getAMInfos() == null ? List.<AMInfo>of() : info.getAMInfos()) {
+      out.add(new AmAttempt(am.getAppAttemptId().getAttemptId(),
+          locator.find(am.getNodeManagerHost(), am.getNodeManagerPort()),
+          am.getNodeManagerHost() == null ? null : am.getNodeManagerHost() + ":" + am.getNodeManagerPort(),
+          am.getContainerId() == null ? null : am.getContainerId().toString(), rel(am.getStartTime(), epochZero)));
+    }
+    out.sort(Comparator.comparingInt(AmAttempt::attempt));
+    return out;
+  }
+
+  /**
+   * Attempts of every AM attempt in start order, times relative to {@code epochZero}. A task attempt
+   * in several histories (one a later AM recovered) is taken from the latest. A node is found by
+   * the attempt's shuffle port or NodeManager port. An attempt is marked speculative when it started
    * while an earlier attempt of its task was still running and had not failed.
    */
-  static List<AttemptRecord> attempts(JobInfo info, long epochZero, NodeLocator locator) {
+  static List<AttemptRecord> attempts(SortedMap<Integer, JobInfo> histories, long epochZero, NodeLocator locator) {
+    Map<String, Map<String, TaskAttemptInfo>> byTask = new TreeMap<>();
+    Map<String, Integer> amOf = new HashMap<>();
+    histories.forEach((am, info) -> {
+      for (var task : info.getAllTasks().values()) {
+        for (TaskAttemptInfo a : task.getAllTaskAttempts().values()) {
+          byTask.computeIfAbsent(a.getAttemptId().getTaskID().toString(), t -> new HashMap<>())
+              .put(a.getAttemptId().toString(), a);
+          amOf.put(a.getAttemptId().toString(), am);
+        }
+      }
+    });
     List<AttemptRecord> out = new ArrayList<>();
-    for (var task : info.getAllTasks().values()) {
-      List<TaskAttemptInfo> list = new ArrayList<>(task.getAllTaskAttempts().values());
+    for (Map<String, TaskAttemptInfo> task : byTask.values()) {
+      List<TaskAttemptInfo> list = new ArrayList<>(task.values());
       list.sort(Comparator.comparing(a -> a.getAttemptId().getId()));
       for (TaskAttemptInfo a : list) {
         boolean speculative = false;
@@ -80,7 +176,9 @@ final class HistoryReader {
             break;
           }
           long endOfEarlier = earlier.getFinishTime() > 0 ? earlier.getFinishTime() : Long.MAX_VALUE;
-          if (a.getStartTime() > 0 && a.getStartTime() < endOfEarlier
+          // an attempt whose AM died has no end in its history: it ended with that AM
+          boolean sameAm = amOf.get(earlier.getAttemptId().toString()).equals(amOf.get(a.getAttemptId().toString()));
+          if (a.getStartTime() > 0 && a.getStartTime() < endOfEarlier && sameAm
               && !"FAILED".equals(earlier.getTaskStatus())) {
             speculative = true;
           }
@@ -96,7 +194,8 @@ final class HistoryReader {
             rel(a.getStartTime(), epochZero), rel(a.getFinishTime(), epochZero),
             rel(a.getMapFinishTime(), epochZero), rel(a.getShuffleFinishTime(), epochZero),
             rel(a.getSortFinishTime(), epochZero), a.getTaskStatus(), speculative,
-            a.getError() == null || a.getError().isBlank() ? null : a.getError()));
+            a.getError() == null || a.getError().isBlank() ? null : a.getError(),
+            amOf.get(a.getAttemptId().toString())));
       }
     }
     out.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.SortedMap;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
@@ -41,6 +42,7 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.TaskReport;
 import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapred.TIPStatus;
 
@@ -154,6 +156,12 @@ public final class RunExecutor {
       job.setJobName(job.getJobName() + " " + spec.scenario() + "/" + spec.runId());
       spec.speculation().jobSettings(cluster.spec(), cluster.stateDir())
           .forEach(job.getConfiguration()::set);
+      // The AM deletes the staging folder when the job ends, and with it the history of any AM
+      // attempt that died: keep it (unless the user already keeps files) and read it afterwards.
+      boolean keptStaging = job.getConfiguration().get(HistoryReader.KEEP_STAGING) == null;
+      if (keptStaging) {
+        job.getConfiguration().set(HistoryReader.KEEP_STAGING, "^job_");
+      }
       List<Job> companions = new ArrayList<>();
       for (int c = 1; c < spec.workload().concurrentJobs(); c++) {
         Job companion = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output.suffix("-companion-" + c));
@@ -270,7 +278,12 @@ public final class RunExecutor {
       }
 
       JobInfo history = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
-      List<AttemptRecord> attempts = HistoryReader.attempts(history, submitEpoch, locator);
+      List<RunRecord.AmAttempt> amAttempts = HistoryReader.amAttempts(history, submitEpoch, locator);
+      SortedMap<Integer, JobInfo> histories = HistoryReader.earlierAttempts(conf,
+          job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(),
+          amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt(), keptStaging, notes);
+      histories.put(amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt(), history);
+      List<AttemptRecord> attempts = HistoryReader.attempts(histories, submitEpoch, locator);
       outcome = new RunRecord.JobOutcome(outcome.jobId(), history.getJobStatus(),
           "SUCCEEDED".equals(history.getJobStatus()), submitEpoch,
           history.getFinishTime() > 0 ? history.getFinishTime() - submitEpoch : outcome.finishedMs(),
@@ -319,7 +332,7 @@ public final class RunExecutor {
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
           withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation,
-          timeScale(job.getConfiguration()), companionOutcomes, null, null);
+          timeScale(job.getConfiguration()), companionOutcomes, null, null, amAttempts);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {

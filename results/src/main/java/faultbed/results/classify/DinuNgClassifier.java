@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * unusable, by fetch-failure reports (G3 if a re-run or speculative reducer reported, G4 if a
  * report came after the counting path, else G5), otherwise at node expiry (G1, or G2 when
  * detection took longer than the expiry); nothing re-computed -> G6 if the node was running maps,
- * G1/G2 if only reducers were lost and waited for expiry, G7 if it ran nothing.
+ * G1/G2 if only reducers were lost and waited for expiry, G7 if it ran nothing. A succeeded job whose
+ * ApplicationMaster ran on the failed node and was restarted is AM_LOST, whatever else it lost.
  */
 public final class DinuNgClassifier {
   /** How a reducer that killed itself over shuffle failures reports it (ShuffleSchedulerImpl, Shuffle). */
@@ -126,9 +127,15 @@ public final class DinuNgClassifier {
           : beforeUnusable ? Recovery.FETCH_FAILURE_REPORTS
           : lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED;
 
+      boolean amLostHere = amLines(node, tf, unusableAt);
       if (r.job() != null && !r.job().succeeded()) {
         failedTaskLines();
         return result(tf, DinuNgGroup.G8, recovery);
+      }
+      if (amLostHere) {
+        return result(tf, DinuNgGroup.AM_LOST, unusableAt != null && r.amAttempts().size() > 1
+            && r.amAttempts().get(1).startMs() != null && r.amAttempts().get(1).startMs() >= unusableAt
+            ? (lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED) : Recovery.UNKNOWN);
       }
       if (firstRerun.isPresent()) {
         return beforeUnusable ? byFetchFailures(tf, firstRerun.get())
@@ -156,6 +163,56 @@ public final class DinuNgClassifier {
       evidence.add("only reduce attempts ran on the node and they were replaced by " + recovery.label()
           + ": no group of the paper describes this");
       return result(tf, DinuNgGroup.UNCLASSIFIED, recovery);
+    }
+
+    /**
+     * The AM attempts, when there was more than one: which node each ran on and when the next
+     * started. True when an AM attempt that ran on the failed node was followed by another.
+     */
+    private boolean amLines(int node, long tf, Long unusableAt) {
+      List<RunRecord.AmAttempt> ams = r.amAttempts();
+      if (ams.isEmpty()) {
+        // Records from before AM attempts were kept: MapReduce numbers the task attempts of AM
+        // attempt n from (n - 1) x 1000, so a number of 1000 or more shows a later AM.
+        Optional<AttemptRecord> later = r.attempts().stream().filter(a -> a.attempt() >= 1000 && a.startMs() != null)
+            .min(Comparator.comparingLong(AttemptRecord::startMs));
+        if (later.isEmpty() || later.get().startMs() < tf) {
+          return false;
+        }
+        mechanisms.add(Mechanism.AM_RESTARTED);
+        evidence.add("a later ApplicationMaster attempt ran the job from " + s(later.get().startMs())
+            + " (task attempts numbered from 1000); the record predates AM attempts being kept, so it holds"
+            + " neither where the first AM ran nor that AM's task attempts");
+        return true;
+      }
+      if (ams.size() < 2) {
+        return false;
+      }
+      mechanisms.add(Mechanism.AM_RESTARTED);
+      boolean here = false;
+      for (int i = 0; i + 1 < ams.size(); i++) {
+        RunRecord.AmAttempt dead = ams.get(i);
+        RunRecord.AmAttempt next = ams.get(i + 1);
+        boolean onFailed = dead.node() != null && dead.node() == node;
+        here |= onFailed;
+        long redone = r.attempts().stream().filter(a -> a.amAttempt() != null && a.amAttempt() == next.attempt()
+            && a.startMs() != null && a.startMs() >= tf && !byTaskDoneBefore(a, tf)).count();
+        evidence.add(String.format(Locale.ROOT, "the job's ApplicationMaster (attempt %d) ran on %s; attempt %d"
+                + " started on node %s at %s%s, and %d task attempt(s) of it ran work not finished before the failure",
+            dead.attempt(), onFailed ? "the failed node " + node : "node " + dead.node(), next.attempt(),
+            next.node(), s(next.startMs()),
+            next.startMs() == null ? "" : unusableAt != null && next.startMs() >= unusableAt
+                ? ", after the node was declared unusable at " + s(unusableAt)
+                : ", " + s(next.startMs() - tf) + " after the failure",
+            redone));
+      }
+      return here;
+    }
+
+    /** Whether the attempt's task had a successful attempt that finished before {@code tf}. */
+    private boolean byTaskDoneBefore(AttemptRecord a, long tf) {
+      return r.attempts().stream().anyMatch(o -> o.taskId().equals(a.taskId()) && "SUCCEEDED".equals(o.state())
+          && o.finishMs() != null && o.finishMs() <= tf && !o.attemptId().equals(a.attemptId()));
     }
 
     private Classification atExpiry(long tf, Recovery recovery, boolean extraCheck, String why) {

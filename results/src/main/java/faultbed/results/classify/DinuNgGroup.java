@@ -3,8 +3,9 @@ package faultbed.results.classify;
 import java.util.List;
 
 /**
- * The failure groups of Dinu and Ng (HPDC 2011, section 4.1), defined by mechanism so that Hadoop 3
- * runs can be sorted into them from their records. The paper studied Hadoop 0.21 (JobTracker,
+ * The failure groups of Dinu and Ng (NetDB 2011, section 4.1), defined by mechanism so that Hadoop 3
+ * runs can be sorted into them from their records, plus the loss of the job's ApplicationMaster,
+ * which the paper could not see (its JobTracker did not run on the nodes it failed). The paper studied Hadoop 0.21 (JobTracker,
  * TaskTrackers); here the NodeManager plays the TaskTracker, the RM's liveness monitor the
  * JobTracker's expiry check, and the MR ApplicationMaster counts fetch-failure reports.
  * {@link #HADOOP3_DIFFERENCES} lists where Hadoop 3 behaves differently.
@@ -29,6 +30,8 @@ public enum DinuNgGroup {
       "failure while the node ran maps, before it held a map output that was still needed: no output lost"),
   G7("G7", "failure after all of the node's tasks finished: no impact",
       "failure after all of the node's tasks were done: nothing lost, nothing re-run"),
+  AM_LOST("AM lost", "", "the node ran the job's ApplicationMaster: a new AM attempt started elsewhere"
+      + " and re-ran what the first had not finished"),
   G8("G8", "job failed: a task failed 4 times, often a reducer from induced death", "the job failed"),
   UNCLASSIFIED("unclassified", "", "the record does not show which mechanism acted");
 

@@ -7,7 +7,8 @@ public enum Mechanism {
   FETCH_FAILURE_REPORTS("fetch-failure reports"),
   SPECULATIVE_MAP("speculative map"),
   SPECULATIVE_REDUCER("speculative reducer"),
-  INDUCED_REDUCER_DEATH("induced reducer death");
+  INDUCED_REDUCER_DEATH("induced reducer death"),
+  AM_RESTARTED("AM restarted");
 
   private final String label;
 

@@ -33,6 +33,7 @@ final class Palette {
       case G5 -> new Color(0x9467bd);
       case G6 -> new Color(0xff7f0e);
       case G7 -> new Color(0xe377c2);
+      case AM_LOST -> new Color(0x8c564b);
       case G8 -> new Color(0x000000);
       case NO_FAULT -> new Color(0xbcbd22);
       case UNCLASSIFIED -> new Color(0x7f7f7f);

@@ -61,6 +61,49 @@ class DinuNgClassifierTest {
     assertTrue(evidence(all.get(1)).contains("detection 22.2 s = expiry 20.0 s + 2.2 s"), evidence(all.get(1)));
   }
 
+  /** A real run of am-crash.json: the AM's node crashed once 4 of 8 maps had finished. */
+  @Test
+  void realCrashOfTheAmsNodeIsAmLostWithBothAmAttemptsInTheRecord() {
+    RunRecord r = new RecordStore(fixtures("am-lost")).readAll().get(0);
+    assertEquals(2, r.amAttempts().size());
+    assertEquals(r.faults().get(0).node(), r.amAttempts().get(0).node());
+    assertTrue(r.attempts().stream().anyMatch(a -> a.amAttempt() == 1 && a.node() == r.faults().get(0).node()),
+        "the first AM attempt's task attempts on the crashed node are in the record");
+    Classification c = DinuNgClassifier.classify(r);
+    String e = evidence(c);
+    assertEquals(DinuNgGroup.AM_LOST, c.group(), e);
+    assertEquals(Recovery.NODE_EXPIRY, c.recovery(), e);
+    assertTrue(c.mechanisms().contains(Mechanism.AM_RESTARTED), e);
+    assertTrue(e.contains("the job's ApplicationMaster (attempt 1) ran on the failed node 0; attempt 2 started on node 1"
+        + " at 37.3 s, after the node was declared unusable at 36.2 s, and 7 task attempt(s) of it ran work not"
+        + " finished before the failure"), e);
+  }
+
+  /**
+   * The same run as records before AM attempts were kept hold it (the last AM's task attempts
+   * only): the attempt numbers from 1000 still show the AM was lost.
+   */
+  @Test
+  void anOlderRecordWithoutAmAttemptsIsStillAmLostFromItsAttemptNumbers() {
+    RunRecord r = new RecordStore(fixtures("am-lost")).readAll().get(0);
+    RunRecord old = new RunRecord(r.schemaVersion(), r.runId(), r.scenario(), r.variant(), r.runIndex(), r.seed(),
+        r.startedAt(), r.cluster(), r.hadoop(), r.workload(), r.nodes(), r.faults(), r.nodeTransitions(),
+        r.attempts().stream().filter(a -> a.amAttempt() == 2).toList(), r.fetchFailures(), r.job(), r.harnessMs(),
+        r.notes(), r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), List.of());
+    Classification c = DinuNgClassifier.classify(old);
+    assertEquals(DinuNgGroup.AM_LOST, c.group(), evidence(c));
+    assertTrue(c.mechanisms().contains(Mechanism.AM_RESTARTED));
+    assertTrue(evidence(c).contains("a later ApplicationMaster attempt ran the job from 41.3 s"), evidence(c));
+  }
+
+  /** One AM attempt and no attempt numbered from 1000: the AM was never lost. */
+  @Test
+  void aRunWhoseAmSurvivedIsNeverAmLost() {
+    for (Classification c : DinuNgClassifier.classifyAll(new RecordStore(fixtures("quickstart")).readAll())) {
+      assertFalse(c.mechanisms().contains(Mechanism.AM_RESTARTED), evidence(c));
+    }
+  }
+
   @Test
   void realCrashAfterTwoMapsLosesTheirOutputsAndWaitsOneCheckMoreThanTheExpiry() {
     Classification c = DinuNgClassifier.classify(new RecordStore(fixtures("lost-map-outputs")).readAll().get(0));

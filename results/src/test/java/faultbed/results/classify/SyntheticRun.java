@@ -65,7 +65,7 @@ final class SyntheticRun {
     attempts.add(new AttemptRecord(attemptId(type, task, attempt),
         String.format("task_1_0001_%c_%06d", type, task), type == 'm' ? "MAP" : "REDUCE", attempt, node,
         "localhost:" + (4000 + node), "container_" + attempts.size(), startMs, finishMs, null, null, null, state,
-        speculative, error));
+        speculative, error, 1));
     return this;
   }
 
@@ -109,6 +109,6 @@ final class SyntheticRun {
         new RunRecord.WorkloadInfo("sort", Map.of(), 1, 1), nodes, faults, transitions, attempts, reports,
         new RunRecord.JobOutcome("job_1_0001", succeeded ? "SUCCEEDED" : "FAILED", succeeded, 0, finishedMs, 4, 2,
             diagnostics),
-        Map.of(), List.of(), null, null, List.of(), null, null);
+        Map.of(), List.of(), null, null, List.of(), null, null, List.of());
   }
 }

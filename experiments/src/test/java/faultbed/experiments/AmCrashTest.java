@@ -1,0 +1,57 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import faultbed.results.classify.Classification;
+import faultbed.results.classify.DinuNgClassifier;
+import faultbed.results.classify.DinuNgGroup;
+import faultbed.results.classify.Mechanism;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The targeted scenario for the loss of the job's ApplicationMaster: its node crashes mid-job, and
+ * the record must hold both AM attempts and the task attempts of each, and classify must say so.
+ */
+class AmCrashTest {
+  @Test
+  void crashOfTheAmsNodeIsRecordedWithBothAmAttemptsAndClassifiedAsAmLost(@TempDir Path dir) {
+    Path out = dir.resolve("out");
+    StringWriter err = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true),
+        "run", "scenarios/am-crash.json", "--variant", "am-crash", "--out", out.toString()), err.toString());
+
+    RunRecord r = new RecordStore(out).readAll().get(0);
+    RunRecord.FaultEvent crash = r.faults().get(0);
+    assertNotNull(crash.injectedMs(), r.notes().toString());
+    assertTrue(r.job().succeeded(), r.job().toString());
+    assertEquals(2, r.amAttempts().size(), "AM attempts: " + r.amAttempts());
+    assertEquals(crash.node(), r.amAttempts().get(0).node(), "the first AM ran on the crashed node");
+    assertTrue(r.amAttempts().get(1).node() != crash.node());
+    assertTrue(r.amAttempts().get(1).startMs() > crash.injectedMs());
+    // The first AM's history ends at the crash: its attempts still running then have no end state.
+    assertTrue(r.attempts().stream().anyMatch(a -> a.amAttempt() == 1 && a.state() == null
+            && a.startMs() < crash.injectedMs()),
+        "attempts running when the first AM died: " + r.attempts());
+    assertTrue(r.attempts().stream().anyMatch(a -> a.amAttempt() == 2 && a.startMs() > r.amAttempts().get(1).startMs()),
+        "the second AM ran attempts of its own");
+    assertTrue(r.attempts().stream().allMatch(a -> a.amAttempt() != null));
+    assertNull(r.attempts().stream().filter(a -> a.state() == null && a.amAttempt() == 2).findFirst().orElse(null),
+        "every attempt of the last AM ended");
+
+    Classification c = DinuNgClassifier.classify(r);
+    String evidence = String.join("\n", c.evidence());
+    assertEquals(DinuNgGroup.AM_LOST, c.group(), evidence);
+    assertTrue(c.mechanisms().contains(Mechanism.AM_RESTARTED), evidence);
+    assertTrue(evidence.contains("the job's ApplicationMaster (attempt 1) ran on the failed node " + crash.node()), evidence);
+  }
+}
