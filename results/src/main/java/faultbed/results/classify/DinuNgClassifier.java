@@ -121,9 +121,19 @@ public final class DinuNgClassifier {
       inducedDeathLines(node, tf);
       evidence.add(jobLine());
 
-      Optional<LostOutput> firstRerun = lostOutputs.stream().min(Comparator.comparingLong(l -> l.rerun().startMs()));
-      boolean beforeUnusable = firstRerun.map(l -> unusableAt == null || l.rerun().startMs() < unusableAt).orElse(false);
-      Recovery recovery = firstRerun.isEmpty() ? runningRecovery
+      // Every lost output is judged; the job could not end before the last was computed again, so
+      // that one decides how the run recovered.
+      Optional<LostOutput> decisive = lostOutputs.stream().max(Comparator.comparingLong(l -> l.rerun().startMs()));
+      if (lostOutputs.size() > 1) {
+        evidence.add(String.format(Locale.ROOT, "%d map outputs lost: %d re-run before the node was declared unusable,"
+                + " %d after; the last re-run, %s at %s, decides the recovery", lostOutputs.size(),
+            lostOutputs.stream().filter(l -> unusableAt == null || l.rerun().startMs() < unusableAt).count(),
+            lostOutputs.stream().filter(l -> unusableAt != null && l.rerun().startMs() >= unusableAt).count(),
+            shortName(decisive.orElseThrow().rerun().attemptId()), s(decisive.orElseThrow().rerun().startMs())));
+      }
+      decisive.ifPresent(l -> declaredLostLine(l, unusableAt));
+      boolean beforeUnusable = decisive.map(l -> unusableAt == null || l.rerun().startMs() < unusableAt).orElse(false);
+      Recovery recovery = decisive.isEmpty() ? runningRecovery
           : beforeUnusable ? Recovery.FETCH_FAILURE_REPORTS
           : lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED;
 
@@ -137,8 +147,8 @@ public final class DinuNgClassifier {
             && r.amAttempts().get(1).startMs() != null && r.amAttempts().get(1).startMs() >= unusableAt
             ? (lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED) : Recovery.UNKNOWN);
       }
-      if (firstRerun.isPresent()) {
-        return beforeUnusable ? byFetchFailures(tf, firstRerun.get())
+      if (decisive.isPresent()) {
+        return beforeUnusable ? byFetchFailures(tf, decisive.get())
             : atExpiry(tf, recovery, extraCheck, "map outputs were re-computed only after the node was declared "
                 + unusable.map(NodeTransition::to).orElseThrow());
       }
@@ -303,6 +313,29 @@ public final class DinuNgClassifier {
             .ifPresent(rerun -> lost.add(new LostOutput(a, rerun)));
       }
       return lost;
+    }
+
+    /**
+     * An output re-run only after the node was declared unusable may still have been declared lost
+     * earlier, by fetch-failure reports (its attempt FAILED with "Too many fetch failures"): then
+     * the re-run waited for a container, not for the node's expiry to find the loss.
+     */
+    private void declaredLostLine(LostOutput l, Long unusableAt) {
+      if (unusableAt == null || l.rerun().startMs() < unusableAt || !fetchFailed(l.original())) {
+        return;
+      }
+      Optional<FetchFailureReport> last = r.fetchFailures().stream()
+          .filter(f -> f.mapAttempt().equals(l.original().attemptId()) && f.atMs() < unusableAt)
+          .max(Comparator.comparingLong(FetchFailureReport::atMs));
+      if (last.isEmpty()) {
+        return;
+      }
+      mechanisms.add(Mechanism.DECLARED_LOST_BY_REPORTS);
+      evidence.add(String.format(Locale.ROOT, "%s was declared lost by fetch-failure reports (the last at %s, %s before"
+              + " the node was declared unusable at %s), yet its re-run started only at %s, %s after that: it"
+              + " waited for a container, which the AM frees only once the node is declared unusable",
+          task(l.original()), s(last.get().atMs()), s(unusableAt - last.get().atMs()), s(unusableAt),
+          s(l.rerun().startMs()), s(l.rerun().startMs() - unusableAt)));
     }
 
     private void fetchFailureLine(int node, Long unusableAt) {

@@ -8,7 +8,9 @@ public enum Mechanism {
   SPECULATIVE_MAP("speculative map"),
   SPECULATIVE_REDUCER("speculative reducer"),
   INDUCED_REDUCER_DEATH("induced reducer death"),
-  AM_RESTARTED("AM restarted");
+  AM_RESTARTED("AM restarted"),
+  /** A lost output declared lost by reducers' reports before expiry, re-run only after it. */
+  DECLARED_LOST_BY_REPORTS("declared lost by reports, re-run after expiry");
 
   private final String label;
 

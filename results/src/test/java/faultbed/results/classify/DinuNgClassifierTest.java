@@ -147,6 +147,41 @@ class DinuNgClassifierTest {
     assertTrue(evidence(c).contains("after 3 fetch-failure report(s) about m_000003_0 at 20.3 s, 20.4 s, 33.5 s"), evidence(c));
   }
 
+  /** Two outputs lost: one re-run early on reports, one only at expiry. The job waited for the second. */
+  @Test
+  void theLastReRunOfSeveralLostOutputsDecidesTheGroup() {
+    SyntheticRun run = new SyntheticRun()
+        .map(0, 0, 0, 5_000, 14_000, "SUCCEEDED").map(1, 0, 1, 5_000, 14_100, "SUCCEEDED")
+        .attempt('m', 2, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED).map(2, 1, 1, 23_000, 25_000, "SUCCEEDED")
+        .map(3, 0, 3, 5_000, 15_500, "KILLED").map(3, 1, 0, 41_000, 43_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 40_000).finished(50_000)
+        .report(20_300, 0, 0, 0, 2, 3).report(20_400, 1, 0, 2, 2, 3).report(22_500, 0, 0, 0, 2, 3);
+    Classification c = DinuNgClassifier.classify(run.build());
+    String e = evidence(c);
+    assertEquals(DinuNgGroup.G1, c.group(), e);
+    assertEquals(Recovery.NODE_EXPIRY, c.recovery(), e);
+    assertTrue(e.contains("2 map outputs lost: 1 re-run before the node was declared unusable, 1 after; the last"
+        + " re-run, m_000003_1 at 41.0 s, decides the recovery"), e);
+    assertFalse(c.mechanisms().contains(Mechanism.DECLARED_LOST_BY_REPORTS), e);
+  }
+
+  /** An output declared lost by reports before expiry, yet re-run only after it: tagged so. */
+  @Test
+  void anOutputDeclaredLostEarlyButReRunAfterExpiryIsTagged() {
+    SyntheticRun run = fourMapsTwoReducers().attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)
+        .map(3, 1, 1, 40_400, 42_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 40_000).finished(50_000)
+        .report(20_300, 0, 0, 0, 3, 3).report(20_400, 1, 0, 2, 3, 3).report(33_500, 0, 0, 0, 3, 3);
+    Classification c = DinuNgClassifier.classify(run.build());
+    String e = evidence(c);
+    assertEquals(DinuNgGroup.G1, c.group(), e);
+    assertTrue(c.mechanisms().contains(Mechanism.DECLARED_LOST_BY_REPORTS), e);
+    assertTrue(e.contains("m_000003 was declared lost by fetch-failure reports (the last at 33.5 s, 6.5 s before the node"
+        + " was declared unusable at 40.0 s), yet its re-run started only at 40.4 s, 0.4 s after that"), e);
+  }
+
   @Test
   void aReportAfterTheCountingPathIsLateG4() {
     // default expiry (600 s): the counting path, 9 penalties capped at 60 s = 345.8 s, ends before it
