@@ -129,6 +129,6 @@ public final class SuiteRunner {
         spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
         new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),
         List.of(), List.of(), List.of(), List.of(), List.of(), null, Map.of(),
-        List.of("harness error: " + e.getMessage()), null, null, List.of(), null, null, List.of());
+        List.of("harness error: " + e.getMessage()), null, null, List.of(), null, null, List.of(), null);
   }
 }

@@ -37,6 +37,8 @@ class QuickstartSuiteTest {
 
     for (RunRecord r : records) {
       assertTrue(r.job().succeeded(), r.runId() + ": " + r.job());
+      assertTrue(r.outputCheck().correct() && r.outputCheck().method().startsWith("sort"),
+          r.runId() + ": " + r.outputCheck());
       assertFalse(r.hadoop().isEmpty());
       assertEquals("20000", r.hadoop().get("yarn.nm.liveness-monitor.expiry-interval-ms"));
       assertFalse(r.attempts().isEmpty());

@@ -37,7 +37,8 @@ public record RunRecord(
     List<JobOutcome> companionJobs,
     Block block,
     Provenance provenance,
-    List<AmAttempt> amAttempts) {
+    List<AmAttempt> amAttempts,
+    OutputCheck outputCheck) {
 
   public static final int SCHEMA_VERSION = 1;
 
@@ -58,14 +59,14 @@ public record RunRecord(
   public RunRecord inBlock(Block b) {
     return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
         hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, b, provenance, amAttempts);
+        speculation, timeScale, companionJobs, b, provenance, amAttempts, outputCheck);
   }
 
   /** The same record with where and with what it was made. */
   public RunRecord withProvenance(Provenance p) {
     return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
         hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, block, p, amAttempts);
+        speculation, timeScale, companionJobs, block, p, amAttempts, outputCheck);
   }
 
   private static <T> List<T> copy(List<T> l) {
@@ -149,6 +150,14 @@ public record RunRecord(
    * restarted. Empty in records written before AM attempts were recorded.
    */
   public record AmAttempt(int attempt, Integer node, String host, String container, Long startMs) {}
+
+  /**
+   * Whether the job's output was right and how that was checked: {@code method} names the check,
+   * {@code detail} what it counted or the first thing it found wrong. A job whose output is wrong
+   * is recorded as failed ({@code job.succeeded} false). Null in records written before outputs
+   * were checked.
+   */
+  public record OutputCheck(String method, boolean correct, String detail) {}
 
   /** Whether the job's ApplicationMaster was lost and restarted in this run. */
   @JsonIgnore

@@ -289,6 +289,13 @@ public final class RunExecutor {
           history.getFinishTime() > 0 ? history.getFinishTime() - submitEpoch : outcome.finishedMs(),
           (int) history.getTotalMaps(), (int) history.getTotalReduces(), outcome.diagnostics());
 
+      RunRecord.OutputCheck outputCheck = checkOutput(spec, fs, dataRoot, output, job, outcome, harnessMs);
+      if (outcome.succeeded() && !outputCheck.correct()) {
+        notes.add("the job succeeded but its output is wrong: " + outputCheck.detail());
+        outcome = new RunRecord.JobOutcome(outcome.jobId(), WRONG_OUTPUT, false, outcome.submittedEpochMs(),
+            outcome.finishedMs(), outcome.maps(), outcome.reduces(), "output check: " + outputCheck.detail());
+      }
+
       Map<String, String> attemptByContainer = new HashMap<>();
       Map<String, Integer> nodeOfAttempt = new HashMap<>();
       for (AttemptRecord a : attempts) {
@@ -332,12 +339,32 @@ public final class RunExecutor {
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), inputBytes,
               spec.dataSeed()),
           withLost, faults, transitions, attempts, fetchFailures, outcome, harnessMs, notes, speculation,
-          timeScale(job.getConfiguration()), companionOutcomes, null, null, amAttempts);
+          timeScale(job.getConfiguration()), companionOutcomes, null, null, amAttempts, outputCheck);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new HarnessException("run " + spec.runId() + " interrupted", e);
+    }
+  }
+
+  /** The job state of a run whose job succeeded but whose output the check found wrong. */
+  public static final String WRONG_OUTPUT = "WRONG_OUTPUT";
+
+  /** Checks a successful job's output against its input; a failed job's output is not checked. */
+  private static RunRecord.OutputCheck checkOutput(RunSpec spec, FileSystem fs, org.apache.hadoop.fs.Path dataRoot,
+      org.apache.hadoop.fs.Path output, Job job, RunRecord.JobOutcome outcome, Map<String, Long> harnessMs)
+      throws InterruptedException {
+    if (!outcome.succeeded()) {
+      return new RunRecord.OutputCheck("none", false, "not checked: the job did not succeed");
+    }
+    long began = System.nanoTime();
+    try {
+      return spec.workload().checkOutput(fs, dataRoot, spec.dataSeed(), output, job);
+    } catch (IOException | RuntimeException e) {
+      return new RunRecord.OutputCheck(spec.workload().type(), false, "the output could not be read back: " + e);
+    } finally {
+      harnessMs.put("outputCheck", (System.nanoTime() - began) / 1_000_000);
     }
   }
 

@@ -1,5 +1,6 @@
 package faultbed.harness.workload;
 
+import faultbed.results.RunRecord.OutputCheck;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -58,5 +59,11 @@ public record ConcurrentJobs(Workload job, int jobs) implements Workload {
   @Override
   public Job createJob(Configuration conf, Path dataRoot, long dataSeed, Path output) throws IOException {
     return job.createJob(conf, dataRoot, dataSeed, output);
+  }
+
+  @Override
+  public OutputCheck checkOutput(FileSystem fs, Path dataRoot, long dataSeed, Path output, Job measured)
+      throws IOException, InterruptedException {
+    return job.checkOutput(fs, dataRoot, dataSeed, output, measured);
   }
 }

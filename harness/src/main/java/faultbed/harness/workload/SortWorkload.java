@@ -1,5 +1,6 @@
 package faultbed.harness.workload;
 
+import faultbed.results.RunRecord.OutputCheck;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -117,5 +118,11 @@ public record SortWorkload(long bytes, int maps, int reduces) implements Workloa
     FileOutputFormat.setCompressOutput(job, false);
     job.setNumReduceTasks(reduces);
     return job;
+  }
+
+  @Override
+  public OutputCheck checkOutput(FileSystem fs, Path dataRoot, long dataSeed, Path output, Job job)
+      throws IOException {
+    return OutputChecks.sort(fs, inputDir(dataRoot, dataSeed), output, reduces);
   }
 }

@@ -1,5 +1,6 @@
 package faultbed.harness.workload;
 
+import faultbed.results.RunRecord.OutputCheck;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
 import org.apache.hadoop.mapreduce.lib.partition.HashPartitioner;
 
@@ -164,6 +166,23 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
     job.setOutputFormatClass(NullOutputFormat.class);
     job.setNumReduceTasks(reduces);
     return job;
+  }
+
+  /** It writes no output: every record each map sent must have reached a reduce, by the job's counters. */
+  @Override
+  public OutputCheck checkOutput(FileSystem fs, Path dataRoot, long dataSeed, Path output, Job job)
+      throws IOException, InterruptedException {
+    String method = "synthetic: map output and reduce input records against maps x recordsPerMap (job counters)";
+    long expected = (long) maps * recordsPerMap;
+    var counters = job.getCounters();
+    if (counters == null) {
+      return new OutputCheck(method, false, "the job's counters could not be read");
+    }
+    long sent = counters.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue();
+    long received = reduces == 0 ? sent : counters.findCounter(TaskCounter.REDUCE_INPUT_RECORDS).getValue();
+    boolean right = sent == expected && received == expected;
+    return new OutputCheck(method, right, right ? expected + " records sent and received"
+        : "maps sent " + sent + " and reduces received " + received + " records, expected " + expected);
   }
 
   private static String joinMillis(List<Long> millis) {

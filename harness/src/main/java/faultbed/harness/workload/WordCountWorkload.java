@@ -1,6 +1,7 @@
 package faultbed.harness.workload;
 
 import java.io.BufferedOutputStream;
+import faultbed.results.RunRecord.OutputCheck;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -128,6 +129,12 @@ public record WordCountWorkload(long bytes, int maps, int reduces) implements Wo
     FileOutputFormat.setOutputPath(job, output);
     job.setNumReduceTasks(reduces);
     return job;
+  }
+
+  @Override
+  public OutputCheck checkOutput(FileSystem fs, Path dataRoot, long dataSeed, Path output, Job job)
+      throws IOException {
+    return OutputChecks.wordCount(fs, inputDir(dataRoot, dataSeed), output, reduces);
   }
 
   /** Emits (word, 1) for every whitespace-separated token. */

@@ -1,5 +1,6 @@
 package faultbed.harness.workload;
 
+import faultbed.results.RunRecord.OutputCheck;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -41,4 +42,11 @@ public interface Workload {
 
   /** A configured, unsubmitted job that reads what {@link #prepare} wrote and writes to {@code output}. */
   Job createJob(Configuration conf, Path dataRoot, long dataSeed, Path output) throws IOException;
+
+  /**
+   * Whether the finished, successful {@code job} computed the right output from its input, so a
+   * run whose output is wrong is a failed run, never a fast one.
+   */
+  OutputCheck checkOutput(FileSystem fs, Path dataRoot, long dataSeed, Path output, Job job)
+      throws IOException, InterruptedException;
 }

@@ -20,6 +20,7 @@ class ConcurrentJobsClusterTest {
         Workloads.sort(16L << 20).withMaps(4).withReduces(2).withConcurrentJobs(2), Timeline.none()));
     assertTrue(r.job().succeeded(), r.job().toString());
     assertEquals("2", r.workload().parameters().get("concurrentJobs"));
+    assertTrue(r.outputCheck().correct(), r.outputCheck().toString());
     assertEquals(1, r.companionJobs().size());
     RunRecord.JobOutcome companion = r.companionJobs().get(0);
     assertTrue(companion.succeeded(), companion.toString());
