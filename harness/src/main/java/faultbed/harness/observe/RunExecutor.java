@@ -308,7 +308,8 @@ public final class RunExecutor {
       }
       String appId = appIdOf(job);
       var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch);
-      var speculation = SpeculationLogReader.read(logDirs, appId, spec.speculation(), nodeById, submitEpoch);
+      var speculation = SpeculationEvidence.complete(
+          SpeculationLogReader.read(logDirs, appId, spec.speculation(), nodeById, submitEpoch), attempts);
 
       List<FaultEvent> faults = new ArrayList<>();
       for (Armed a : armed) {
