@@ -66,6 +66,23 @@ class CompareCommandTest {
   }
 
   @Test
+  void htmlPageHoldsTheVerdictAndBothSidesWithTheSameExitCode(@TempDir Path tmp) throws Exception {
+    Path baseline = suite(tmp.resolve("baseline"), 1, 1.0);
+    Path slower = suite(tmp.resolve("candidate"), 2, 1.2);
+    Path page = tmp.resolve("pages/compare.html");
+    assertEquals(1, faultbed("compare", baseline.toString(), slower.toString(), "--html", page.toString()),
+        out + "\n" + err);
+    assertTrue(err.toString().contains("page: " + page), err.toString());
+    String html = Files.readString(page);
+    assertTrue(html.contains("Verdict: WORSE"), html);
+    assertTrue(html.contains("verdict: WORSE"), "the table as compare prints it");
+    assertTrue(html.contains("baseline: crash") && html.contains("candidate: crash"), "both sides in the charts");
+    assertEquals(2, html.split("<svg", -1).length - 1, "a box plot and an ECDF");
+    assertEquals(2, faultbed("compare", baseline.toString(), slower.toString(), "--html", tmp.toString()));
+    assertTrue(err.toString().contains("--html: expected a file"), err.toString());
+  }
+
+  @Test
   void aRerunOfTheSameVariantExitsZero(@TempDir Path tmp) {
     Path baseline = suite(tmp.resolve("baseline"), 1, 1.0);
     Path rerun = suite(tmp.resolve("rerun"), 3, 1.0);

@@ -2,6 +2,7 @@ package faultbed.experiments.cli;
 
 import faultbed.results.compare.SampleSet;
 import faultbed.results.compare.SuiteComparison;
+import faultbed.results.report.ComparePage;
 import faultbed.results.stats.Analysis;
 import faultbed.results.stats.GateThresholds;
 import java.io.PrintWriter;
@@ -56,6 +57,10 @@ final class CompareCommand implements Callable<Integer> {
           + " fault-free variant, else its first")
   String allAgainst;
 
+  @Option(names = "--html", paramLabel = "FILE",
+      description = "also write a page with the verdicts and both suites' completion times side by side")
+  Path html;
+
   @CommandLine.Mixin
   JsonOutput json;
 
@@ -77,6 +82,9 @@ final class CompareCommand implements Callable<Integer> {
     }
     if (allAgainst != null && (variant != null || baselineVariant != null || candidateVariant != null)) {
       return bad(err, "--all-against: expected no --variant, --baseline-variant or --candidate-variant with it");
+    }
+    if (html != null && java.nio.file.Files.isDirectory(html)) {
+      return bad(err, "--html: expected a file to write the page to, got the folder " + html);
     }
     if (candidate == null && allAgainst == null) {
       return bad(err, "CANDIDATE: expected a folder of run records or a baseline file"
@@ -114,7 +122,7 @@ final class CompareCommand implements Callable<Integer> {
         return bad(err, missing);
       }
       try {
-        return report(out, SuiteComparison.allAgainst(base, allAgainst, cand, analysis));
+        return report(out, err, SuiteComparison.allAgainst(base, allAgainst, cand, analysis), base, cand);
       } catch (SampleSet.InvalidSampleSource e) {
         return bad(err, e.getMessage());
       }
@@ -130,13 +138,17 @@ final class CompareCommand implements Callable<Integer> {
       return bad(err, missing);
     }
     try {
-      return report(out, SuiteComparison.of(base, cand, fromBaseline, fromCandidate, analysis));
+      return report(out, err, SuiteComparison.of(base, cand, fromBaseline, fromCandidate, analysis), base, cand);
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, e.getMessage());
     }
   }
 
-  private int report(PrintWriter out, SuiteComparison comparison) {
+  private int report(PrintWriter out, PrintWriter err, SuiteComparison comparison, SampleSet base, SampleSet cand) {
+    if (html != null) {
+      err.println("faultbed: page: " + ComparePage.write(html, comparison, base, cand));
+      err.flush();
+    }
     if (json.enabled) {
       JsonOutput.print(out, comparison);
     } else {

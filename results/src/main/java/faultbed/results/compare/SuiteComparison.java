@@ -20,10 +20,14 @@ import java.util.Locale;
  * call compares several variants, their p-values are Holm-adjusted and verdicts use those.
  */
 public record SuiteComparison(String baselineSource, String candidateSource, Analysis analysis,
-    List<Comparison> comparisons) {
+    List<Comparison> comparisons, List<Pair> pairs) {
+
+  /** Which baseline variant was compared with which candidate variant, in the order of {@code comparisons}. */
+  public record Pair(String baselineVariant, String candidateVariant) {}
 
   public SuiteComparison {
     comparisons = List.copyOf(comparisons);
+    pairs = List.copyOf(pairs);
   }
 
   /**
@@ -85,7 +89,8 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
     for (int i = 0; i < raw.size(); i++) {
       adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
     }
-    return new SuiteComparison(baseline.source(), candidate.source(), family, adjusted);
+    return new SuiteComparison(baseline.source(), candidate.source(), family, adjusted,
+        pairs.stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList());
   }
 
   /** Paired when both variants are of one suite and ran in blocks; otherwise independent samples. */

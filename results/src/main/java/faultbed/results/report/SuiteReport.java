@@ -411,7 +411,7 @@ public final class SuiteReport {
         + ", " + String.format(Locale.ROOT, format, i.high()) + "]") + "</td>";
   }
 
-  private static final String STYLE = String.join("\n",
+  static final String STYLE = String.join("\n",
       "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:24px auto;max-width:1180px;color:#222;padding:0 16px}",
       "h1{font-size:24px;margin-bottom:4px}h2{font-size:19px;margin-top:32px;border-bottom:1px solid #ddd;padding-bottom:4px}",
       "p.meta,p.note{color:#555;font-size:13px}",

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import faultbed.results.compare.SampleSet;
+import faultbed.results.compare.SuiteComparison;
+import faultbed.results.stats.Analysis;
 import java.awt.image.BufferedImage;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +23,10 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Renders the report of real records in headless Chromium and checks that the charts show. */
+/**
+ * Renders the report of real records, and a compare page, in headless Chromium and checks that the
+ * charts show; the screenshots stay in target/screenshots.
+ */
 class ReportScreenshotTest {
   private static final int WIDTH = 1280;
   private static final int HEIGHT = 4200;
@@ -31,20 +37,18 @@ class ReportScreenshotTest {
         .filter(Files::isExecutable).findFirst();
   }
 
-  @Test
-  void reportRendersWithVisibleChartsAndNoConsoleErrors(@TempDir Path tmp) throws Exception {
-    Optional<Path> browser = chromium();
-    assumeTrue(browser.isPresent(), "no chromium on PATH: install Debian's chromium package to render the report");
-    Path suite = Files.createDirectory(tmp.resolve("suite"));
-    Path html = SuiteReport.write(ReportFixtures.suite(suite)).html();
-    Path png = tmp.resolve("report.png");
-    Path log = tmp.resolve("chromium.log");
+  /** Screenshots stay with the test output, to be looked at. */
+  private static final Path SHOTS = Path.of("target", "screenshots");
 
-    Process p = new ProcessBuilder(browser.get().toString(), "--headless", "--no-sandbox", "--disable-gpu",
+  /** Renders {@code html} into {@code png} in headless Chromium; fails on console messages. */
+  private static String render(Path browser, Path html, Path png, Path tmp) throws Exception {
+    Files.createDirectories(png.getParent());
+    Path log = tmp.resolve(png.getFileName() + ".log");
+    Process p = new ProcessBuilder(browser.toString(), "--headless", "--no-sandbox", "--disable-gpu",
         "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--user-data-dir=" + Files.createDirectory(tmp.resolve("profile")),
-        "--enable-logging=stderr", "--v=0", "--screenshot=" + png, "--window-size=" + WIDTH + "," + HEIGHT,
-        html.toUri().toString())
+        "--disable-sync", "--user-data-dir=" + Files.createDirectories(tmp.resolve("profile-" + png.getFileName())),
+        "--enable-logging=stderr", "--v=0", "--screenshot=" + png.toAbsolutePath(),
+        "--window-size=" + WIDTH + "," + HEIGHT, html.toUri().toString())
         .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     assertTrue(p.waitFor(90, TimeUnit.SECONDS), "chromium finished within 90 s");
     String output = Files.readString(log, StandardCharsets.UTF_8);
@@ -52,6 +56,36 @@ class ReportScreenshotTest {
     // Chromium logs every console message, warnings and errors included, as ":CONSOLE"
     List<String> console = output.lines().filter(l -> l.contains(":CONSOLE")).toList();
     assertTrue(console.isEmpty(), "console messages: " + console);
+    assertFalse(output.contains("ERR_FILE_NOT_FOUND"), output);
+    return output;
+  }
+
+  @Test
+  void comparePageShowsBothSidesBoxes(@TempDir Path tmp) throws Exception {
+    Optional<Path> browser = chromium();
+    assumeTrue(browser.isPresent(), "no chromium on PATH: install Debian's chromium package to render the report");
+    SampleSet quickstart = SampleSet.read(Path.of(ReportScreenshotTest.class.getResource("/records/quickstart").toURI()));
+    SuiteComparison c = SuiteComparison.allAgainst(quickstart, "baseline", quickstart, Analysis.DEFAULT);
+    Path png = SHOTS.resolve("compare.png");
+    render(browser.get(), ComparePage.write(tmp.resolve("compare.html"), c, quickstart, quickstart), png, tmp);
+    BufferedImage image = ImageIO.read(png.toFile());
+    long boxFill = 0;
+    for (int y = 0; y < image.getHeight(); y++) {
+      for (int x = 0; x < image.getWidth(); x++) {
+        boxFill += near(image.getRGB(x, y) & 0xffffff, 0x9ecae1) ? 1 : 0;
+      }
+    }
+    assertTrue(boxFill > 500, "box plot pixels " + boxFill);
+  }
+
+  @Test
+  void reportRendersWithVisibleChartsAndNoConsoleErrors(@TempDir Path tmp) throws Exception {
+    Optional<Path> browser = chromium();
+    assumeTrue(browser.isPresent(), "no chromium on PATH: install Debian's chromium package to render the report");
+    Path suite = Files.createDirectory(tmp.resolve("suite"));
+    Path html = SuiteReport.write(ReportFixtures.suite(suite)).html();
+    Path png = SHOTS.resolve("report.png");
+    render(browser.get(), html, png, tmp);
 
     BufferedImage image = ImageIO.read(png.toFile());
     assertEquals(WIDTH, image.getWidth());
@@ -77,7 +111,6 @@ class ReportScreenshotTest {
     assertTrue(boxFill > 500, "box plot pixels " + boxFill);
     assertTrue(bars > 500, "bar chart pixels " + bars);
     assertTrue(g6 > 300, "G6 pixels " + g6);
-    assertFalse(output.contains("ERR_FILE_NOT_FOUND"), output);
   }
 
   private static boolean near(int rgb, int target) {
