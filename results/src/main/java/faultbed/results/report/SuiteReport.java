@@ -43,12 +43,7 @@ public final class SuiteReport {
 
   /** @throws IllegalArgumentException when the folder holds no run records */
   public static Written write(Path dir) {
-    List<StoredRecord> stored = new RecordStore(dir).list();
-    if (stored.isEmpty()) {
-      throw new IllegalArgumentException("expected run records (*.json) in " + dir);
-    }
-    List<ReportRow> rows = stored.stream().map(s -> new ReportRow(s.file().getFileName().toString(),
-        s.record(), DinuNgClassifier.classify(s.record()), RunCosts.of(s.record()))).toList();
+    List<ReportRow> rows = rows(dir);
     try {
       Path html = Files.writeString(dir.resolve(HTML), html(dir, rows));
       Path csv = Files.writeString(dir.resolve(CSV), RunsCsv.of(rows));
@@ -56,6 +51,16 @@ public final class SuiteReport {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report into " + dir, e);
     }
+  }
+
+  /** Every record of the folder with its classification and costs. */
+  static List<ReportRow> rows(Path dir) {
+    List<StoredRecord> stored = new RecordStore(dir).list();
+    if (stored.isEmpty()) {
+      throw new IllegalArgumentException("expected run records (*.json) in " + dir);
+    }
+    return stored.stream().map(s -> new ReportRow(s.file().getFileName().toString(),
+        s.record(), DinuNgClassifier.classify(s.record()), RunCosts.of(s.record()))).toList();
   }
 
   static String html(Path dir, List<ReportRow> rows) {

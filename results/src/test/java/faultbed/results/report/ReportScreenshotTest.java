@@ -60,6 +60,29 @@ class ReportScreenshotTest {
     return output;
   }
 
+  /**
+   * Every published report, as committed, renders without a console message, and its page is the
+   * one the records give now (re-rendered after any change to the report).
+   */
+  @Test
+  void everyPublishedReportRendersAndIsCurrent(@TempDir Path tmp) throws Exception {
+    Optional<Path> browser = chromium();
+    assumeTrue(browser.isPresent(), "no chromium on PATH: install Debian's chromium package to render the report");
+    Path published = Path.of("..", "experiments", "published");
+    assumeTrue(Files.isDirectory(published), "no published suites beside this module");
+    List<Path> pages;
+    try (Stream<Path> walk = Files.walk(published)) {
+      pages = walk.filter(p -> p.getFileName().toString().equals(SuiteReport.HTML)).sorted().toList();
+    }
+    assertFalse(pages.isEmpty());
+    for (Path page : pages) {
+      String name = published.relativize(page.getParent()).toString().replace('/', '-');
+      assertEquals(Files.readString(page), SuiteReport.html(page.getParent(), SuiteReport.rows(page.getParent())),
+          page + " is not what the records give now: re-render it with faultbed report");
+      render(browser.get(), page, SHOTS.resolve("published-" + name + ".png"), tmp);
+    }
+  }
+
   @Test
   void comparePageShowsBothSidesBoxes(@TempDir Path tmp) throws Exception {
     Optional<Path> browser = chromium();
