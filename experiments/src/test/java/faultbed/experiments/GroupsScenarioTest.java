@@ -1,0 +1,57 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.faults.Capability;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import faultbed.results.classify.Classification;
+import faultbed.results.classify.DinuNgClassifier;
+import faultbed.results.classify.DinuNgGroup;
+import faultbed.results.classify.Recovery;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * groups.json produces each failure group on purpose; each run must be classified into the group
+ * its fault was aimed at, by the mechanism that group names. Seven Sort runs, so it runs with the
+ * reproduction gate ({@code ci/reproduction}), not in the test command.
+ */
+@Tag("reproduction")
+class GroupsScenarioTest {
+  @Test
+  void eachTargetedFailureLandsInItsGroup(@TempDir Path dir) {
+    assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "RST suppression needs iptables: " + Capability.IPTABLES.problems());
+    Path out = dir.resolve("groups");
+    StringWriter err = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true),
+        "run", "scenarios/groups.json", "--out", out.toString()), err.toString());
+    Map<String, Classification> byVariant = new RecordStore(out).readAll().stream()
+        .collect(Collectors.toMap(RunRecord::variant, DinuNgClassifier::classify));
+
+    expect(byVariant.get("baseline"), Set.of(DinuNgGroup.NO_FAULT), Set.of(Recovery.NONE_NEEDED));
+    expect(byVariant.get("first-wave"), Set.of(DinuNgGroup.G6), Set.of(Recovery.NODE_EXPIRY, Recovery.SPECULATION));
+    expect(byVariant.get("idle"), Set.of(DinuNgGroup.G7), Set.of(Recovery.NONE_NEEDED));
+    expect(byVariant.get("expiry"), Set.of(DinuNgGroup.G1, DinuNgGroup.G2), Set.of(Recovery.NODE_EXPIRY));
+    expect(byVariant.get("reports"), Set.of(DinuNgGroup.G3, DinuNgGroup.G4, DinuNgGroup.G5),
+        Set.of(Recovery.FETCH_FAILURE_REPORTS));
+    expect(byVariant.get("am"), Set.of(DinuNgGroup.AM_LOST), Set.of(Recovery.NODE_EXPIRY, Recovery.NODE_REPORTED));
+  }
+
+  private static void expect(Classification c, Set<DinuNgGroup> groups, Set<Recovery> recoveries) {
+    String evidence = c.runId() + "\n" + String.join("\n", c.evidence());
+    assertTrue(c.jobSucceeded(), evidence);
+    assertTrue(groups.contains(c.group()), "expected " + groups + ", got " + c.group() + ": " + evidence);
+    assertTrue(recoveries.contains(c.recovery()), "expected " + recoveries + ", got " + c.recovery() + ": " + evidence);
+  }
+}
