@@ -148,7 +148,7 @@ public final class DinuNgClassifier {
             ? (lost ? Recovery.NODE_EXPIRY : Recovery.NODE_REPORTED) : Recovery.UNKNOWN);
       }
       if (decisive.isPresent()) {
-        return beforeUnusable ? byFetchFailures(tf, decisive.get())
+        return beforeUnusable ? byFetchFailures(tf, node, decisive.get())
             : atExpiry(tf, recovery, extraCheck, "map outputs were re-computed only after the node was declared "
                 + unusable.map(NodeTransition::to).orElseThrow());
       }
@@ -236,7 +236,7 @@ public final class DinuNgClassifier {
       return result(tf, g, recovery);
     }
 
-    private Classification byFetchFailures(long tf, LostOutput first) {
+    private Classification byFetchFailures(long tf, int failedNode, LostOutput first) {
       mechanisms.add(Mechanism.FETCH_FAILURE_REPORTS);
       List<FetchFailureReport> reports = r.fetchFailures().stream()
           .filter(f -> f.mapAttempt().equals(first.original().attemptId()) && f.atMs() <= first.rerun().startMs())
@@ -247,11 +247,12 @@ public final class DinuNgClassifier {
             + " (shuffle logs missing), so G3, G4 and G5 cannot be told apart");
         return result(tf, DinuNgGroup.UNCLASSIFIED, Recovery.FETCH_FAILURE_REPORTS);
       }
-      long path = timers.countingPathMs();
+      // G3 is the paper's mechanism only: the failed node's own reducer, run again elsewhere,
+      // reported. A speculative copy of a healthy node's reducer is an original reducer here.
       List<String> rerunReporters = reports.stream().map(FetchFailureReport::reduceAttempt).distinct()
-          .filter(id -> Optional.ofNullable(byId.get(id)).map(a -> a.speculative() || a.attempt() > 0).orElse(false))
+          .filter(id -> Optional.ofNullable(byId.get(id)).map(a -> a.attempt() > 0 && ranOnFailedNode(a, failedNode))
+              .orElse(false))
           .map(DinuNgClassifier::shortName).toList();
-      long late = reports.stream().filter(f -> f.atMs() - tf >= path).count();
       evidence.add(String.format(Locale.ROOT,
           "%s re-computed at %s, before the node was declared unusable, after %d fetch-failure report(s) about %s"
               + " at %s from %s (the AM acts at %d reports and a %.2f share of shuffling reducers)",
@@ -259,19 +260,36 @@ public final class DinuNgClassifier {
           reports.stream().map(f -> s(f.atMs())).collect(Collectors.joining(", ")),
           reports.stream().map(f -> shortName(f.reduceAttempt())).distinct().collect(Collectors.joining(", ")),
           timers.fetchFailureNotifications(), timers.fetchFailureFraction()));
-      String pathNote = String.format(Locale.ROOT, "the counting path (%d penalties of %s x 1.3^F, capped at %s) takes %s",
-          timers.maxFetchFailures() - 1, s(timers.initialPenaltyMs()), s(timers.retryDelayMaxMs()), s(path));
       if (!rerunReporters.isEmpty()) {
-        evidence.add("G3: re-run or speculative reducer(s) " + String.join(", ", rerunReporters) + " reported");
+        evidence.add("G3: the failed node's reducer, re-run elsewhere as " + String.join(", ", rerunReporters)
+            + ", reported");
         return result(tf, DinuNgGroup.G3, Recovery.FETCH_FAILURE_REPORTS);
       }
-      if (late > 0) {
-        evidence.add("G4: " + late + " report(s) came at least " + s(path) + " after the failure, late: " + pathNote);
+      // A reducer reports a refused fetch at once; a report that is not its reducer's first about
+      // this output came only after the reducer backed off and failed again: the counting path.
+      List<String> retries = new ArrayList<>();
+      Map<String, Long> firstReport = new java.util.HashMap<>();
+      for (FetchFailureReport f : reports) {
+        Long before = firstReport.putIfAbsent(f.reduceAttempt(), f.atMs());
+        if (before != null) {
+          retries.add(String.format(Locale.ROOT, "%s at %s (%s after its first)", shortName(f.reduceAttempt()),
+              s(f.atMs()), s(f.atMs() - before)));
+        }
+      }
+      if (!retries.isEmpty()) {
+        evidence.add("G4: the AM needed report(s) that came only after their reducer backed off and failed again: "
+            + String.join(", ", retries));
         return result(tf, DinuNgGroup.G4, Recovery.FETCH_FAILURE_REPORTS);
       }
-      evidence.add("G5: every report came within " + s(reports.get(reports.size() - 1).atMs() - tf)
-          + " of the failure, early: " + pathNote);
+      evidence.add("G5: every report the AM needed was its reducer's first, sent when the fetch was refused; the last"
+          + " came " + s(reports.get(reports.size() - 1).atMs() - tf) + " after the failure");
       return result(tf, DinuNgGroup.G5, Recovery.FETCH_FAILURE_REPORTS);
+    }
+
+    /** Whether an earlier attempt of {@code a}'s task ran on the failed node. */
+    private boolean ranOnFailedNode(AttemptRecord a, int failedNode) {
+      return r.attempts().stream().anyMatch(b -> b.taskId().equals(a.taskId()) && b.attempt() < a.attempt()
+          && node(b) == failedNode);
     }
 
     private String detectionLine(long tf, Optional<NodeTransition> unusable) {

@@ -19,12 +19,14 @@ public enum DinuNgGroup {
       "as G1, one liveness-check interval later: detection took longer than the expiry"),
   G3("G3", "the failed node's reducer, speculatively re-run elsewhere, sends early reports that get the"
       + " lost map outputs re-computed before expiry",
-      "map outputs lost; re-computed before expiry after fetch-failure reports that include a re-run or speculative reducer's"),
+      "map outputs lost; re-computed before expiry after fetch-failure reports that include those of the failed"
+          + " node's reducer, re-run elsewhere"),
   G4("G4", "failure after the first map wave, before its outputs were copied by all reducers; enough reports"
       + " before expiry, at least one after the full 416 s",
-      "map outputs lost; re-computed before expiry after fetch-failure reports, at least one late (the counting path)"),
+      "map outputs lost; re-computed before expiry after fetch-failure reports, at least one sent only after its"
+          + " reducer backed off and failed again (the counting path)"),
   G5("G5", "as G4, with every needed report early",
-      "map outputs lost; re-computed before expiry after early fetch-failure reports only"),
+      "map outputs lost; re-computed before expiry after reports each sent at its reducer's first refused fetch"),
   G6("G6", "failure during the first map wave: no output lost; the node's maps are speculatively re-run,"
       + " overlapping later waves: no impact",
       "failure while the node ran maps, before it held a map output that was still needed: no output lost"),
@@ -42,8 +44,9 @@ public enum DinuNgGroup {
           + " failed connects to a silent host; 0.21 reported only every tenth failed copy. Early reports"
           + " (G3, G5) are the rule with refused connections.",
       "The paper's 416 s counting path (nine penalties of 10 s x 1.3^F) is now capped by"
-          + " mapreduce.reduce.shuffle.retry-delay.max.ms; a report counts as late (G4) when it came after"
-          + " that capped sum.",
+          + " mapreduce.reduce.shuffle.retry-delay.max.ms, and a refused fetch is reported at every failure;"
+          + " a report counts as late (G4) when its reducer had reported the output before, so it came only"
+          + " after a back-off.",
       "The RM checks liveness every expiry/3, but the check grid is not tied to the job (the cluster is"
           + " reused across runs), so the paper's two bands G1 and G2 merge into one band of width expiry/3."
           + " The split is kept by mechanism: G2 when detection took longer than the expiry (one check more).",
