@@ -238,7 +238,9 @@ public final class RunExecutor {
         boolean needReducers = armed.stream().anyMatch(a -> a.step.trigger() instanceof Trigger.On on
             && on.event() instanceof JobEvent.ReducerInShuffle);
         String appId = appIdOf(job);
+        JobDeadline deadline = new JobDeadline(job, nowMs, notes);
         while (!finished(cluster.applicationState(appId))) {
+          deadline.check();
           try {
             observe(job, observed, locator, needReducers);
             listener.progress(job.mapProgress(), job.reduceProgress());
@@ -268,7 +270,9 @@ public final class RunExecutor {
         for (Job companion : companions) {
           String companionApp = appIdOf(companion);
           listener.phase("waiting for companion job " + companion.getJobID());
+          JobDeadline companionDeadline = new JobDeadline(companion, nowMs, notes);
           while (!finished(cluster.applicationState(companionApp))) {
+            companionDeadline.check();
             Thread.sleep(POLL_MS);
           }
           companionOutcomes.add(outcome(companion, conf, submitEpoch, nowMs.getAsLong(), notes));
@@ -346,6 +350,43 @@ public final class RunExecutor {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new HarnessException("run " + spec.runId() + " interrupted", e);
+    }
+  }
+
+  /** How long a job may run before the harness kills it, so no wait on a hung job is unbounded. */
+  static final Duration JOB_LIMIT = Duration.ofHours(1);
+  /** How long a killed job may take to end before the run is given up. */
+  static final Duration KILL_GRACE = Duration.ofMinutes(2);
+
+  /** Kills a job that runs past {@link #JOB_LIMIT}, and gives up on one that outlives its kill. */
+  private static final class JobDeadline {
+    private final Job job;
+    private final java.util.function.LongSupplier nowMs;
+    private final List<String> notes;
+    private final long started;
+    private boolean killed;
+
+    JobDeadline(Job job, java.util.function.LongSupplier nowMs, List<String> notes) {
+      this.job = job;
+      this.nowMs = nowMs;
+      this.notes = notes;
+      this.started = nowMs.getAsLong();
+    }
+
+    void check() {
+      long ran = nowMs.getAsLong() - started;
+      if (!killed && ran > JOB_LIMIT.toMillis()) {
+        killed = true;
+        notes.add(job.getJobID() + " ran past faultbed's limit of " + JOB_LIMIT.toMinutes() + " min and was killed");
+        try {
+          job.killJob();
+        } catch (IOException e) {
+          notes.add("killing " + job.getJobID() + " failed: " + e.getMessage());
+        }
+      } else if (killed && ran > JOB_LIMIT.plus(KILL_GRACE).toMillis()) {
+        throw new HarnessException(job.getJobID() + " did not end within " + KILL_GRACE.toMinutes()
+            + " min of being killed at faultbed's limit of " + JOB_LIMIT.toMinutes() + " min");
+      }
     }
   }
 
