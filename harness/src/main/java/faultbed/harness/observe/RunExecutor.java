@@ -282,7 +282,8 @@ public final class RunExecutor {
       }
 
       JobInfo history = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
-      List<RunRecord.AmAttempt> amAttempts = HistoryReader.amAttempts(history, submitEpoch, locator);
+      List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(history, submitEpoch, locator),
+          logDirs, appIdOf(job), submitEpoch);
       SortedMap<Integer, JobInfo> histories = HistoryReader.earlierAttempts(conf,
           job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(),
           amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt(), keptStaging, notes);

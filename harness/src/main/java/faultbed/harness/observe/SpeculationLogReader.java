@@ -35,6 +35,13 @@ final class SpeculationLogReader {
 
   private SpeculationLogReader() {}
 
+  /** The epoch milliseconds a Hadoop log line begins with (log4j's default, local time); null if none. */
+  static Long logTime(String line) {
+    Matcher t = TIME.matcher(line);
+    return t.find() ? LocalDateTime.parse(t.group(1), FORMAT).atZone(ZoneId.systemDefault()).toInstant().toEpochMilli()
+        : null;
+  }
+
   static RunRecord.Speculation read(Map<Integer, List<String>> logDirsByNode, String appId,
       Speculation speculation, Map<String, Integer> nodeById, long epochZero) {
     if (speculation.kind().equals("off")) {
@@ -89,10 +96,9 @@ final class SpeculationLogReader {
         continue;
       }
       Matcher m = REDUNDANT.matcher(line);
-      Matcher t = TIME.matcher(line);
-      if (!policy && m.find() && t.find()) {
-        long at = LocalDateTime.parse(t.group(1), FORMAT).atZone(ZoneId.systemDefault()).toInstant()
-            .toEpochMilli() - epochZero;
+      Long epoch = logTime(line);
+      if (!policy && m.find() && epoch != null) {
+        long at = epoch - epochZero;
         out.add(new SpeculationEvent(at, "backup", m.group(1).replaceAll("[.,]$", ""), null, null, null, null,
             speculation.describe() + " asked for a backup", Map.of()));
       }
