@@ -8,13 +8,10 @@ import faultbed.experiments.cli.FaultbedCli;
 import faultbed.faults.Capability;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileUtil;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -29,13 +26,9 @@ class DinuNgQuickTest {
   private static final Path OUT = Path.of("target", "dinu-ng-quick");
 
   @Test
-  void quickReproductionFindsTheBaselinesGroups() throws IOException {
+  void quickReproductionFindsTheBaselinesGroups() {
     assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
-    if (Files.exists(OUT)) {
-      try (Stream<Path> walk = Files.walk(OUT)) {
-        walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
+    FileUtil.fullyDelete(OUT.toFile()); // a fresh folder: only this run's records
     StringWriter err = new StringWriter();
     assertEquals(0, FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true),
         "run", "scenarios/dinu-ng-quick.json", "--out", OUT.toString()), err.toString());

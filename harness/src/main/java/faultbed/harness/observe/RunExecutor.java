@@ -284,10 +284,10 @@ public final class RunExecutor {
       JobInfo history = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
       List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(history, submitEpoch, locator),
           logDirs, appIdOf(job), submitEpoch);
+      int lastAm = amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt();
       SortedMap<Integer, JobInfo> histories = HistoryReader.earlierAttempts(conf,
-          job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(),
-          amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt(), keptStaging, notes);
-      histories.put(amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt(), history);
+          job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(), lastAm, keptStaging, notes);
+      histories.put(lastAm, history);
       List<AttemptRecord> attempts = HistoryReader.attempts(histories, submitEpoch, locator);
       outcome = new RunRecord.JobOutcome(outcome.jobId(), history.getJobStatus(),
           "SUCCEEDED".equals(history.getJobStatus()), submitEpoch,

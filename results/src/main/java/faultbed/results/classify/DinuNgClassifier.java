@@ -59,7 +59,7 @@ public final class DinuNgClassifier {
 
     Run(RunRecord r) {
       this.r = r;
-      this.timers = HadoopTimers.of(r.hadoop(), r.timeScale() == null ? 1.0 : r.timeScale().factor());
+      this.timers = HadoopTimers.of(r.hadoop());
       this.byId = r.attempts().stream()
           .collect(Collectors.toMap(AttemptRecord::attemptId, Function.identity(), (a, b) -> a));
     }

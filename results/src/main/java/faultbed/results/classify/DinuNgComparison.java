@@ -88,7 +88,7 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
       RunRecord first = runs.get(0);
       double scale = first.timeScale() == null ? 1 : first.timeScale().factor();
       columns.add(new Column(variant, runs.size(),
-          HadoopTimers.of(first.hadoop() == null ? Map.of() : first.hadoop(), scale).expiryMs() / 1000.0, scale,
+          HadoopTimers.of(first.hadoop() == null ? Map.of() : first.hadoop()).expiryMs() / 1000.0, scale,
           Distribution.of(cs.stream().filter(c -> c.jobSucceeded() && c.jobMs() != null)
               .mapToDouble(c -> c.jobMs() / 1000.0).toArray()),
           (int) cs.stream().filter(c -> !c.jobSucceeded()).count(), groups,
