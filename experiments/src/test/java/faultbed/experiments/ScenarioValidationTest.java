@@ -173,6 +173,44 @@ class ScenarioValidationTest {
     assertTrue(missing.err().contains("does not exist"), missing.err());
   }
 
+  /** 'cluster' arguments and faults for a running cluster: refused with one line before any cluster starts or is asked. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      no subcommand            | cluster                                                   | Missing required subcommand
+      no nodes                 | cluster up --nodes 0 --dir DIR                            | --nodes: expected at least 1, got 0
+      too many nodes           | cluster up --nodes 100000 --dir DIR                       | --nodes: expected at most
+      variant without scenario | cluster up --variant crash --dir DIR                      | --variant: names a variant of a scenario
+      unknown backend          | cluster up --backend docker --dir DIR                     | --backend: expected
+      empty setting            | cluster up -D mapreduce.map.speculative= --dir DIR        | -D: expected KEY=VALUE
+      fault without a cluster  | cluster fault {"kind":"crash","node":1} --dir DIR         | --dir: no cluster is up in
+      down without a cluster   | cluster down --dir DIR                                    | --dir: no cluster is up in
+      status without a cluster | cluster status --dir DIR                                  | --dir: no cluster is up in
+      """)
+  void badClusterArgumentsExitTwoAndStartNothing(String what, String args, String expected, @TempDir Path dir) {
+    Result r = cli(args.replace("DIR", dir.resolve("c").toString()).split(" "));
+    assertEquals(2, r.code(), what + ": " + r.out() + r.err());
+    assertTrue(r.err().contains(expected), what + ": " + r.err());
+    assertTrue(r.out().isEmpty(), what + ": nothing on standard output: " + r.out());
+    assertFalse(Files.exists(dir.resolve("c").resolve("cluster.json")), what + ": no cluster started");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      not JSON              | crash 1                                                  | fault: expected a JSON object such as
+      trailing content      | {"kind": "crash", "node": 1} {}                          | fault: expected a JSON object such as
+      a time                | {"kind": "crash", "node": 1, "at": "5s"}                 | fault.at: a fault on a running cluster fires at once
+      a job's role          | {"kind": "crash", "node": "holding-map-outputs"}         | fault.node: expected a node index, "random"
+      out of range          | {"kind": "crash", "node": 4}                             | fault.node: expected a node index in 0..3, got 4
+      a crash with a length | {"kind": "crash", "node": 1, "for": "5s"}                | fault.for: a crash lasts until the cluster is healed
+      a fraction of a node  | {"kind": "freeze", "node": 1.5, "for": "5s"}             | fault.node: expected a node index (an integer)
+      freeze without length | {"kind": "freeze", "node": 1}                            | fault.for: expected how long the freeze lasts
+      """)
+  void aBadFaultForARunningClusterIsNamed(String what, String fault, String expected) {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(faultbed.experiments.scenario.ScenarioException.class,
+        () -> faultbed.experiments.scenario.ScenarioParser.liveFault(fault, 4), what);
+    assertTrue(e.getMessage().startsWith(expected), what + ": " + e.getMessage());
+  }
+
   @Test
   void everyCommandHasHelp() {
     for (String command : new picocli.CommandLine(new FaultbedCli()).getSubcommands().keySet()) {

@@ -31,7 +31,8 @@ import picocli.CommandLine.Parameters;
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
         ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class,
-        PlanCommand.class, CalibrateCommand.class, MergeCommand.class, ValidateCommand.class},
+        PlanCommand.class, CalibrateCommand.class, MergeCommand.class, ValidateCommand.class,
+        ClusterCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done", "1:a verdict WORSE, or leftovers found", "2:bad input (one line naming the field)",
         "3:this machine lacks something the scenario needs", "4:internal error (one line; the stack trace in a log)"})
@@ -92,9 +93,8 @@ public final class FaultbedCli implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "output folder (default out/<scenario>-<time>)")
     Path out;
 
-    @Option(names = "--backend", paramLabel = "B", description = "where the nodes run, instead of the scenario's:"
-        + " mini (in-process) or namespace (a process tree, address and cgroup per node; root)")
-    String backend;
+    @CommandLine.Mixin
+    ClusterOptions cluster;
 
     @Option(names = "--resume", description = "continue a suite in --out: runs already recorded there are kept,"
         + " the rest are run (the scenario file must be the one the folder was started with)")
@@ -104,10 +104,6 @@ public final class FaultbedCli implements Callable<Integer> {
         + " (one run of each variant, same seed), so shards on separate machines stay balanced and paired;"
         + " join their folders with 'faultbed merge'")
     String shard;
-
-    @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "a Hadoop setting for every"
-        + " variant, over the scenario's (as Hadoop's own -D); repeatable. Given as is: timeScale does not compress it")
-    java.util.Map<String, String> hadoop = new java.util.LinkedHashMap<>();
 
     @Option(names = "--variant", paramLabel = "NAME", description = "run only this variant; repeatable"
         + " (blocks and seeds stay those of the whole scenario)")
@@ -155,18 +151,12 @@ public final class FaultbedCli implements Callable<Integer> {
         if (seed != null) {
           scenario = scenario.withSeed(seed);
         }
-        for (var e : hadoop.entrySet()) {
-          if (e.getKey().isBlank() || e.getValue().isEmpty()) {
-            throw new ScenarioException("-D", "expected KEY=VALUE, such as -D mapreduce.map.speculative=true, got \""
-                + e.getKey() + (e.getValue().isEmpty() ? "" : "=" + e.getValue()) + "\"");
-          }
-        }
-        scenario = scenario.withHadoop(hadoop);
+        scenario = scenario.withHadoop(cluster.settings());
         if (!variants.isEmpty()) {
           scenario = scenario.onlyVariants(variants);
         }
-        if (backend != null) {
-          scenario = scenario.withBackend(ScenarioParser.backend(backend, "--backend"));
+        if (cluster.backend() != null) {
+          scenario = scenario.withBackend(cluster.backend());
           for (var v : scenario.variants()) {
             ScenarioParser.checkNetwork(v, "--backend: variants." + v.name() + ".");
           }

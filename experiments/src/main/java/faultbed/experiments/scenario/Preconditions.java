@@ -18,21 +18,28 @@ public final class Preconditions {
   public static List<String> problems(Scenario scenario) {
     LinkedHashSet<String> problems = new LinkedHashSet<>();
     for (Variant v : scenario.variants()) {
-      if (v.cluster().backend() == faultbed.harness.NodeBackend.NAMESPACE) {
-        for (Capability c : List.of(Capability.NETNS, Capability.IPTABLES)) {
-          c.problems().forEach(p -> problems.add("cluster.backend \"namespace\": " + p));
-        }
-      }
+      problems.addAll(problems(v.cluster()));
       var network = v.cluster().network();
-      if (network.isToxiproxy()) {
-        // the server fronts every node's shuffle, faults or not
-        ToxiproxyServer.unavailable(network.toxiproxyUrl()).ifPresent(problems::add);
-      }
       for (Timeline.Step s : v.timeline().steps()) {
         for (Capability c : s.fault().needs(network.isToxiproxy())) {
           c.problems().forEach(p -> problems.add("fault \"" + s.fault().kind() + "\" (variant " + v.name() + "): " + p));
         }
       }
+    }
+    return new ArrayList<>(problems);
+  }
+
+  /** What the cluster itself needs, faults aside: the namespace backend's kernel parts, a Toxiproxy server. */
+  public static List<String> problems(faultbed.harness.ClusterSpec cluster) {
+    LinkedHashSet<String> problems = new LinkedHashSet<>();
+    if (cluster.backend() == faultbed.harness.NodeBackend.NAMESPACE) {
+      for (Capability c : List.of(Capability.NETNS, Capability.IPTABLES)) {
+        c.problems().forEach(p -> problems.add("cluster.backend \"namespace\": " + p));
+      }
+    }
+    if (cluster.network().isToxiproxy()) {
+      // the server fronts every node's shuffle, faults or not
+      ToxiproxyServer.unavailable(cluster.network().toxiproxyUrl()).ifPresent(problems::add);
     }
     return new ArrayList<>(problems);
   }

@@ -190,13 +190,7 @@ public final class ScenarioParser {
     onlyKnown(n, at + ".", CLUSTER);
     ClusterSpec c = base;
     if (n.has("nodes")) {
-      long nodes = integer(n.get("nodes"), at + ".nodes", 1);
-      long most = HostLimits.nodes();
-      if (nodes > most) {
-        throw new ScenarioException(at + ".nodes", "expected at most " + most + " nodes: each needs about "
-            + HostLimits.MB_PER_NODE + " MB and this machine has " + HostLimits.memoryMb() + " MB, got " + nodes);
-      }
-      c = c.withNodes((int) nodes);
+      c = c.withNodes(nodes(integer(n.get("nodes"), at + ".nodes", 1), at + ".nodes"));
     }
     if (n.has("nodeMemoryMb")) {
       c = c.withNodeMemoryMb((int) integer(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
@@ -229,6 +223,19 @@ public final class ScenarioParser {
   }
 
   /** "kernel", "toxiproxy" (a container where Docker runs), or {"toxiproxy": "http://host:port"}. */
+  /** A node count this machine can hold (at least 1). */
+  public static int nodes(long nodes, String at) {
+    if (nodes < 1) {
+      throw new ScenarioException(at, "expected at least 1, got " + nodes);
+    }
+    long most = HostLimits.nodes();
+    if (nodes > most) {
+      throw new ScenarioException(at, "expected at most " + most + " nodes: each needs about "
+          + HostLimits.MB_PER_NODE + " MB and this machine has " + HostLimits.memoryMb() + " MB, got " + nodes);
+    }
+    return (int) nodes;
+  }
+
   private static NetworkBackend network(JsonNode n, String at) {
     String expected = "expected \"kernel\", \"toxiproxy\" or {\"toxiproxy\": \"http://127.0.0.1:8474\"}";
     if (n.isTextual() && (n.asText().equals("kernel") || n.asText().equals("toxiproxy"))) {
@@ -412,36 +419,71 @@ public final class ScenarioParser {
     for (int i = 0; i < n.size(); i++) {
       String f = at + "[" + i + "]";
       JsonNode fault = object(n.get(i), f);
-      if (!fault.has("kind")) {
-        throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
-      }
-      String kind = text(fault.get("kind"), f + ".kind");
-      if (!FAULT_KINDS.contains(kind)) {
-        throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + kind + "\"");
-      }
-      Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "at", "for", "spareAm"));
-      allowed.addAll(FAULT_FIELDS.get(kind));
-      onlyKnown(fault, f + ".", allowed);
-      Target target = target(fault.get("node"), f + ".node", nodes, i);
-      if (fault.has("spareAm") && bool(fault.get("spareAm"), f + ".spareAm")) {
-        try {
-          target = target.sparingApplicationMaster();
-        } catch (IllegalArgumentException e) {
-          throw new ScenarioException(f + ".spareAm", "applies to \"random\", \"most-maps\", \"running-reducer\" and \"holding-map-outputs\", not to a node index, \"application-master\", \"idle\" or \"same\"");
-        }
-      }
+      Fault value = fault(fault, f, nodes, i, true);
       if (!fault.has("at")) {
         throw new ScenarioException(f + ".at", "expected when the fault fires: \"10s\", {\"uniform\": [\"1s\", \"40s\"]} or {\"event\": \"maps-completed\", \"count\": 4}");
       }
-      Trigger trigger = trigger(fault.get("at"), f + ".at");
-      Duration lasts = fault.has("for") ? positive(duration(fault.get("for"), f + ".for"), f + ".for") : null;
-      if ((kind.equals("crash") || kind.equals("stop")) && lasts != null) {
-        throw new ScenarioException(f + ".for", "a " + kind + " lasts until the run ends; remove \"for\"");
-      }
-      Fault value = fault(kind, fault, f, target, lasts);
-      steps.add(new Timeline.Step(trigger, value));
+      steps.add(new Timeline.Step(trigger(fault.get("at"), f + ".at"), value));
     }
     return steps;
+  }
+
+  /**
+   * A fault for a cluster that is up ({@code faultbed cluster fault}): the scenario's fault format,
+   * fired at once, so without {@code at}; its node an index or a role the cluster shows by itself
+   * ("random", "application-master", "running-reducer"), since no watched job says which node
+   * holds map outputs.
+   */
+  public static Fault liveFault(String text, int nodes) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new ScenarioException("fault", "expected a JSON object such as {\"kind\": \"crash\", \"node\": 1}, but column "
+          + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+    }
+    ObjectNode fault = object(root, "fault");
+    if (fault.has("at")) {
+      throw new ScenarioException("fault.at", "a fault on a running cluster fires at once; remove \"at\"");
+    }
+    Fault value = fault(fault, "fault", nodes, 0, false);
+    Target t = value.target() instanceof Target.SparingAm s ? s.choice() : value.target();
+    if (t == Target.Role.MOST_MAPS || t == Target.Role.HOLDING_MAP_OUTPUTS || t == Target.Role.IDLE) {
+      throw new ScenarioException("fault.node", "expected a node index, \"random\", \"application-master\" or"
+          + " \"running-reducer\" (a running cluster shows no job's map outputs), got \"" + fault.get("node").asText() + "\"");
+    }
+    return value;
+  }
+
+  /** One fault's kind, node and parameters; {@code at} is the caller's. */
+  private static Fault fault(JsonNode fault, String f, int nodes, int position, boolean scheduled) {
+    if (!fault.has("kind")) {
+      throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
+    }
+    String kind = text(fault.get("kind"), f + ".kind");
+    if (!FAULT_KINDS.contains(kind)) {
+      throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + kind + "\"");
+    }
+    Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "for", "spareAm"));
+    if (scheduled) {
+      allowed.add("at");
+    }
+    allowed.addAll(FAULT_FIELDS.get(kind));
+    onlyKnown(fault, f + ".", allowed);
+    Target target = target(fault.get("node"), f + ".node", nodes, scheduled ? position : 0);
+    if (fault.has("spareAm") && bool(fault.get("spareAm"), f + ".spareAm")) {
+      try {
+        target = target.sparingApplicationMaster();
+      } catch (IllegalArgumentException e) {
+        throw new ScenarioException(f + ".spareAm", "applies to \"random\", \"most-maps\", \"running-reducer\" and \"holding-map-outputs\", not to a node index, \"application-master\", \"idle\" or \"same\"");
+      }
+    }
+    Duration lasts = fault.has("for") ? positive(duration(fault.get("for"), f + ".for"), f + ".for") : null;
+    if ((kind.equals("crash") || kind.equals("stop")) && lasts != null) {
+      throw new ScenarioException(f + ".for", "a " + kind + " lasts until the " + (scheduled ? "run ends" : "cluster is healed")
+          + "; remove \"for\"");
+    }
+    return fault(kind, fault, f, target, lasts);
   }
 
   private static Fault fault(String kind, JsonNode n, String f, Target target, Duration lasts) {
