@@ -88,8 +88,15 @@ class ClusterUpTest {
         assertTrue(n.get("up").asBoolean() && n.get("state").asText().equals("RUNNING"), () -> "after heal: " + n);
       }
 
+      // a fault still in force when the cluster goes down: down takes it away with the rest
+      var hog = cli("cluster", "fault", "--dir", dir.toString(), "{\"kind\": \"cpu-hog\", \"node\": 0, \"spinners\": 1}");
+      assertEquals(0, hog.code(), hog.out() + hog.err());
+      assertEquals(1, RecordStore.json().readTree(cli("cluster", "status", "--dir", dir.toString(), "--json").out())
+          .get("faults").size(), "the hog is in force");
+
       var down = cli("cluster", "down", "--dir", dir.toString());
       assertEquals(0, down.code(), down.out() + down.err());
+      assertTrue(down.out().contains("is down"), down.out());
       assertFalse(up.isAlive(), "down returns once the cluster's process has ended");
       assertEquals(0, up.exitValue(), () -> read(tmp.resolve("up.log")));
       assertFalse(Files.exists(dir.resolve("cluster.json")), "no cluster is said to be up");

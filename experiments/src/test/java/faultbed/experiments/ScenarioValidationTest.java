@@ -171,6 +171,11 @@ class ScenarioValidationTest {
     assertEquals(2, cli("explode").code());
     Result missing = cli("run", dir.resolve("missing.json").toString());
     assertTrue(missing.err().contains("does not exist"), missing.err());
+    Path aFile = Files.writeString(dir.resolve("a-file"), "");
+    Result outIsAFile = cli("run", file.toString(), "--out", aFile.toString());
+    assertEquals(2, outIsAFile.code());
+    assertEquals("faultbed: --out: expected a folder, but " + aFile + " is a file", outIsAFile.err().strip());
+    assertTrue(outIsAFile.out().isEmpty(), "one line, nothing on standard output: " + outIsAFile.out());
   }
 
   /** 'cluster' arguments and faults for a running cluster: refused with one line before any cluster starts or is asked. */

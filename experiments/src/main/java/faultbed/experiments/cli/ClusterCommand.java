@@ -202,9 +202,8 @@ final class ClusterCommand {
       // asked through the request folder, the cluster closes in order and its process exits 0;
       // a signal (Ctrl-C) also heals everything, but by shutdown hooks that run side by side
       ProcessHandle p = ProcessHandle.of(up.get().pid()).orElse(null);
-      java.io.StringWriter said = new java.io.StringWriter();
-      CommandLine quiet = new CommandLine(this).setOut(new PrintWriter(said)).setErr(new PrintWriter(said));
-      int asked = Requests.ask(dir, up.get(), new LiveCluster.Request(null, false, false, true), false, quiet);
+      PrintWriter quiet = new PrintWriter(java.io.Writer.nullWriter());
+      int asked = Requests.ask(dir, up.get(), new LiveCluster.Request(null, false, false, true), false, quiet, quiet);
       if (p != null && asked != 0) {
         p.destroy();
       }
@@ -258,7 +257,8 @@ final class ClusterCommand {
     }
 
     private int ask(LiveCluster.Request r, LiveCluster.State state) throws Exception {
-      return Requests.ask(folder.dir.toAbsolutePath(), state, r, json.enabled, spec.commandLine());
+      return Requests.ask(folder.dir.toAbsolutePath(), state, r, json.enabled, spec.commandLine().getOut(),
+          spec.commandLine().getErr());
     }
   }
 
@@ -277,7 +277,8 @@ final class ClusterCommand {
 
     @Override
     public Integer call() throws Exception {
-      return Requests.ask(folder.dir.toAbsolutePath(), request(), json.enabled, spec.commandLine());
+      return Requests.ask(folder.dir.toAbsolutePath(), request(), json.enabled, spec.commandLine().getOut(),
+          spec.commandLine().getErr());
     }
   }
 
@@ -307,17 +308,17 @@ final class ClusterCommand {
 
     private Requests() {}
 
-    static int ask(Path dir, LiveCluster.Request r, boolean json, CommandLine cli) throws Exception {
+    static int ask(Path dir, LiveCluster.Request r, boolean json, PrintWriter out, PrintWriter err) throws Exception {
       Optional<LiveCluster.State> up = LiveCluster.up(dir);
       if (up.isEmpty()) {
-        cli.getErr().println("faultbed: --dir: no cluster is up in " + dir);
+        err.println("faultbed: --dir: no cluster is up in " + dir);
         return BAD_INPUT;
       }
-      return ask(dir, up.get(), r, json, cli);
+      return ask(dir, up.get(), r, json, out, err);
     }
 
-    static int ask(Path dir, LiveCluster.State state, LiveCluster.Request r, boolean json, CommandLine cli)
-        throws Exception {
+    static int ask(Path dir, LiveCluster.State state, LiveCluster.Request r, boolean json, PrintWriter out,
+        PrintWriter err) throws Exception {
       Path requests = dir.resolve(LiveCluster.REQUESTS);
       String name = String.format("%d-%d", System.currentTimeMillis(), ProcessHandle.current().pid());
       Path tmp = requests.resolve(name + ".tmp");
@@ -327,12 +328,12 @@ final class ClusterCommand {
       Instant until = Instant.now().plus(ANSWER_WITHIN);
       while (!Files.exists(answer)) {
         if (ProcessHandle.of(state.pid()).map(p -> !p.isAlive()).orElse(true)) {
-          cli.getErr().println("faultbed: the cluster's process (pid " + state.pid() + ") ended before it answered");
+          err.println("faultbed: the cluster's process (pid " + state.pid() + ") ended before it answered");
           return INTERNAL_ERROR;
         }
         if (Instant.now().isAfter(until)) {
           Files.deleteIfExists(requests.resolve(name + ".request.json"));
-          cli.getErr().println("faultbed: the cluster did not answer in " + ANSWER_WITHIN.toMinutes() + " minutes");
+          err.println("faultbed: the cluster did not answer in " + ANSWER_WITHIN.toMinutes() + " minutes");
           return INTERNAL_ERROR;
         }
         Thread.sleep(100); // the up process polls its folder at the same pace
@@ -340,14 +341,13 @@ final class ClusterCommand {
       LiveCluster.Answer a = RecordStore.json().readValue(answer.toFile(), LiveCluster.Answer.class);
       Files.deleteIfExists(answer);
       if (json) {
-        JsonOutput.print(cli.getOut(), a);
+        JsonOutput.print(out, a);
         return a.exit();
       }
       if (a.exit() != 0) {
-        cli.getErr().println("faultbed: " + a.message());
+        err.println("faultbed: " + a.message());
         return a.exit();
       }
-      PrintWriter out = cli.getOut();
       out.println("faultbed: " + a.message());
       if (a.fault() != null && !a.fault().detail().isEmpty()) {
         out.println("  observed: " + a.fault().detail());

@@ -204,6 +204,17 @@ public final class FaultbedCli implements Callable<Integer> {
         return BAD_INPUT;
       }
       order = order.shard(shardOf[0], shardOf[1]);
+      try {
+        Files.createDirectories(dir);
+        Files.copy(scenarioFile, dir.resolve(RecordStore.SCENARIO_COPY),
+            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        err.println("faultbed: --out: expected a folder, but " + dir + " is a file");
+        return BAD_INPUT;
+      } catch (IOException e) {
+        err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
+        return BAD_INPUT;
+      }
       // with --json only the summary goes to standard output
       java.io.PrintStream console = json.enabled ? System.err : System.out;
       ProgressDisplay display = new ProgressDisplay(console, System.console() != null);
@@ -212,14 +223,6 @@ public final class FaultbedCli implements Callable<Integer> {
           shard == null ? "" : ", shard " + shard + " (every " + shardOf[1] + "th block)",
           done.isEmpty() ? "" : " (" + done.size() + " already recorded)", scenario.seed(), order.clusterStarts(), dir);
       RecordStore store = new RecordStore(dir);
-      try {
-        Files.createDirectories(dir);
-        Files.copy(scenarioFile, dir.resolve(RecordStore.SCENARIO_COPY),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-      } catch (IOException e) {
-        err.println("faultbed: --out: cannot write to " + dir + ": " + e.getMessage());
-        return BAD_INPUT;
-      }
       SuiteSummary summary = new SuiteRunner(scenario, order, store, display, done,
           faultbed.experiments.Provenances.here(scenarioFile)).run();
       display.finish();

@@ -117,7 +117,7 @@ final class LiveCluster {
     }
     healer.shutdownNow();
     synchronized (this) {
-      active.keySet().forEach(this::healOne);
+      new ArrayList<>(active.keySet()).forEach(this::healOne);
     }
     try {
       Files.deleteIfExists(dir.resolve(STATE));
