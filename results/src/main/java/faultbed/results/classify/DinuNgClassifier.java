@@ -18,15 +18,16 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Sorts a run into a {@link DinuNgGroup} from its record alone: the fault's time and node, the
- * node's state changes, every task attempt, and the fetch-failure reports. The first injected
+ * Sorts a run into a {@link DinuNgGroup} from its record (the fault's time and node, the node's
+ * state changes, every task attempt, and the fetch-failure reports) and the suite's fault-free job
+ * time. The first injected
  * fault that takes a node down decides; the paper studied one failure per run.
  *
  * <p>Decision, in order: job failed (G8); map outputs of the node re-computed (some map that
  * finished there before the failure got a new attempt after it) -> before the node was declared
  * unusable, by fetch-failure reports (G3 if a re-run or speculative reducer reported, G4 if a
- * report came after the counting path, else G5), otherwise at node expiry (G1, or G2 when
- * detection took longer than the expiry); nothing re-computed -> G6 if the node was running maps,
+ * report came after the counting path, else G5), otherwise at node expiry (G1, or G2 when the
+ * failure came after the last liveness check before the fault-free job end); nothing re-computed -> G6 if the node was running maps,
  * G1/G2 if only reducers were lost and waited for expiry, G7 if it ran nothing. A succeeded job whose
  * ApplicationMaster ran on the failed node and was restarted is AM_LOST, whatever else it lost.
  */
@@ -41,24 +42,74 @@ public final class DinuNgClassifier {
 
   private DinuNgClassifier() {}
 
+  /**
+   * Every run, each judged against the fault-free runs of the suite that ran the same workload on
+   * the same cluster: their median job time places a failure among the liveness checks (G1 or G2).
+   */
   public static List<Classification> classifyAll(List<RunRecord> records) {
-    return records.stream().map(DinuNgClassifier::classify).toList();
+    Map<String, List<Long>> faultFree = new java.util.HashMap<>();
+    for (RunRecord r : records) {
+      if (r.faults().isEmpty() && r.job() != null && r.job().succeeded() && r.job().finishedMs() != null) {
+        faultFree.computeIfAbsent(shape(r), k -> new ArrayList<>()).add(r.job().finishedMs());
+      }
+    }
+    Map<String, Reference> references = new java.util.HashMap<>();
+    faultFree.forEach((shape, times) -> references.put(shape,
+        new Reference(median(times), "median of " + times.size() + " fault-free run(s)")));
+    // A workload the suite never ran without faults (a variant with more reducers, say): its runs
+    // whose failure cost nothing (G7) ran as fast as a fault-free one would have.
+    Map<String, List<Long>> unaffected = new java.util.HashMap<>();
+    for (RunRecord r : records) {
+      if (!references.containsKey(shape(r))) {
+        Classification c = classify(r);
+        if (c.group() == DinuNgGroup.G7 && c.jobSucceeded() && c.jobMs() != null) {
+          unaffected.computeIfAbsent(shape(r), k -> new ArrayList<>()).add(c.jobMs());
+        }
+      }
+    }
+    unaffected.forEach((shape, times) -> references.put(shape, new Reference(median(times),
+        "median of " + times.size() + " run(s) whose failure cost nothing (G7); no fault-free run of this workload")));
+    return records.stream().map(r -> new Run(r, references.get(shape(r))).classify()).toList();
   }
 
+  /** The job time a run would have had without its failure, and where that figure comes from. */
+  private record Reference(long ms, String source) {}
+
+  /**
+   * One run alone: with no fault-free run beside it, an expiry-bound run is G2 whenever detection
+   * took longer than the expiry; {@link #classifyAll} places it among the checks as the paper does.
+   */
   public static Classification classify(RunRecord run) {
-    return new Run(run).classify();
+    return new Run(run, null).classify();
+  }
+
+  /** Runs of the same workload on the same cluster are comparable in time. */
+  private static String shape(RunRecord r) {
+    return String.valueOf(r.workload()) + "|" + r.cluster();
+  }
+
+  private static Long median(List<Long> xs) {
+    if (xs == null || xs.isEmpty()) {
+      return null;
+    }
+    List<Long> sorted = xs.stream().sorted().toList();
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   /** One run under analysis: the record plus what is derived from it once. */
   private static final class Run {
     final RunRecord r;
+    /** The suite's job time without failure for runs of this shape; null when it shows none. */
+    final Reference faultFree;
     final HadoopTimers timers;
     final Map<String, AttemptRecord> byId;
     final List<String> evidence = new ArrayList<>();
     final Set<Mechanism> mechanisms = EnumSet.noneOf(Mechanism.class);
 
-    Run(RunRecord r) {
+    Run(RunRecord r, Reference faultFree) {
       this.r = r;
+      this.faultFree = faultFree;
       this.timers = HadoopTimers.of(r.hadoop());
       this.byId = r.attempts().stream()
           .collect(Collectors.toMap(AttemptRecord::attemptId, Function.identity(), (a, b) -> a));
@@ -97,7 +148,6 @@ public final class DinuNgClassifier {
           .min(Comparator.comparingLong(NodeTransition::atMs));
       Long unusableAt = unusable.map(NodeTransition::atMs).orElse(null);
       boolean lost = unusable.map(t -> t.to().equals("LOST")).orElse(false);
-      boolean extraCheck = lost && unusableAt - tf > timers.expiryMs();
       evidence.add(detectionLine(tf, unusable));
 
       List<LostOutput> lostOutputs = lostOutputs(node, tf);
@@ -149,7 +199,7 @@ public final class DinuNgClassifier {
       }
       if (decisive.isPresent()) {
         return beforeUnusable ? byFetchFailures(tf, node, decisive.get())
-            : atExpiry(tf, recovery, extraCheck, "map outputs were re-computed only after the node was declared "
+            : atExpiry(tf, unusableAt, recovery, "map outputs were re-computed only after the node was declared "
                 + unusable.map(NodeTransition::to).orElseThrow());
       }
       if (running.isEmpty()) {
@@ -166,7 +216,7 @@ public final class DinuNgClassifier {
         return result(tf, DinuNgGroup.G6, recovery);
       }
       if (recovery == Recovery.NODE_EXPIRY || recovery == Recovery.NODE_REPORTED) {
-        return atExpiry(tf, recovery, extraCheck,
+        return atExpiry(tf, unusableAt, recovery,
             "no map output was lost, but the reduce attempts on the node were re-run only after it was declared "
                 + unusable.map(NodeTransition::to).orElseThrow());
       }
@@ -225,14 +275,33 @@ public final class DinuNgClassifier {
           && o.finishMs() != null && o.finishMs() <= tf && !o.attemptId().equals(a.attemptId()));
     }
 
-    private Classification atExpiry(long tf, Recovery recovery, boolean extraCheck, String why) {
+    /**
+     * G1 or G2, by the paper's rule (section 4.1): the liveness checks fall on a grid, and a failure
+     * after the last check before the job would have ended without it is found one check later than
+     * one before that check. The grid is read off the check that declared the node LOST.
+     */
+    private Classification atExpiry(long tf, Long unusableAt, Recovery recovery, String why) {
       if (recovery == Recovery.NODE_REPORTED) {
         evidence.add("G1 by mechanism: " + why + ", which its NodeManager reported, so without the expiry wait");
         return result(tf, DinuNgGroup.G1, recovery);
       }
-      DinuNgGroup g = extraCheck ? DinuNgGroup.G2 : DinuNgGroup.G1;
-      evidence.add(g.label() + ": " + why + (extraCheck
-          ? ", and detection took longer than the expiry: one liveness check more" : ", detected within the expiry"));
+      if (faultFree == null) {
+        DinuNgGroup g = unusableAt - tf > timers.expiryMs() ? DinuNgGroup.G2 : DinuNgGroup.G1;
+        evidence.add(g.label() + ": " + why + "; with no fault-free run beside this one to place the failure among"
+            + " the liveness checks, " + (g == DinuNgGroup.G2 ? "detection longer than the expiry counts as G2"
+                : "detection within the expiry counts as G1"));
+        return result(tf, g, recovery);
+      }
+      long check = Math.max(1, timers.livenessCheckMs());
+      long end = faultFree.ms();
+      long lastCheck = unusableAt <= end ? unusableAt : unusableAt - ((unusableAt - end + check - 1) / check) * check;
+      DinuNgGroup g = tf > lastCheck ? DinuNgGroup.G2 : DinuNgGroup.G1;
+      evidence.add(String.format(Locale.ROOT, "%s: %s; liveness checks every %s, on the grid of the one at %s:"
+              + " the last before the job would have ended without the failure (%s, %s) was at %s, and the"
+              + " failure at %s came %s",
+          g.label(), why, s(check), s(unusableAt), s(end), faultFree.source(), s(lastCheck), s(tf),
+          g == DinuNgGroup.G2 ? "after it, so it was found one check later than a failure before it"
+              : "before it"));
       return result(tf, g, recovery);
     }
 

@@ -68,8 +68,10 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
     List<Double> faultFree = new ArrayList<>();
     Map<String, List<RunRecord>> failures = new LinkedHashMap<>();
     Map<String, List<Classification>> classes = new LinkedHashMap<>();
-    for (RunRecord r : records) {
-      Classification c = DinuNgClassifier.classify(r);
+    List<Classification> all = DinuNgClassifier.classifyAll(records);
+    for (int i = 0; i < records.size(); i++) {
+      RunRecord r = records.get(i);
+      Classification c = all.get(i);
       if (c.group() == DinuNgGroup.NO_FAULT) {
         if (c.jobSucceeded() && c.jobMs() != null) {
           faultFree.add(c.jobMs() / 1000.0);

@@ -14,9 +14,10 @@ public enum DinuNgGroup {
   NO_FAULT("no fault", "", "no fault was injected"),
   G1("G1", "map outputs lost; the few reducers still needing them report too slowly (416 s per report),"
       + " so the TaskTracker expiry (600 s, checked every 200 s) comes first",
-      "lost work re-run only when the node was declared LOST, detected within the expiry"),
+      "lost work re-run only when the node was declared LOST; the failure came before the job's last liveness check"),
   G2("G2", "as G1, but the failure fell after a check: detection one check interval (200 s) later",
-      "as G1, one liveness-check interval later: detection took longer than the expiry"),
+      "as G1, but the failure came after the last liveness check before the fault-free job end: found one check"
+          + " later than a failure before it"),
   G3("G3", "the failed node's reducer, speculatively re-run elsewhere, sends early reports that get the"
       + " lost map outputs re-computed before expiry",
       "map outputs lost; re-computed before expiry after fetch-failure reports that include those of the failed"
@@ -48,8 +49,9 @@ public enum DinuNgGroup {
           + " a report counts as late (G4) when its reducer had reported the output before, so it came only"
           + " after a back-off.",
       "The RM checks liveness every expiry/3, but the check grid is not tied to the job (the cluster is"
-          + " reused across runs), so the paper's two bands G1 and G2 merge into one band of width expiry/3."
-          + " The split is kept by mechanism: G2 when detection took longer than the expiry (one check more).",
+          + " reused across runs), so the paper's two bands of job time, G1 and G2, merge into one band of"
+          + " width expiry/3. The split is kept by the paper's rule: G2 when the failure came after the last"
+          + " check before the fault-free job end, read off the grid of the check that declared the node LOST.",
       "Without speculation (mapreduce.map.speculative=false, faultbed's default) the maps running on the"
           + " failed node are re-run only after node expiry, so a G6 failure costs the expiry instead of nothing.",
       "When a node is declared LOST the AM re-runs every map that succeeded there while reducers are"

@@ -59,8 +59,13 @@ public final class SuiteReport {
     if (stored.isEmpty()) {
       throw new IllegalArgumentException("expected run records (*.json) in " + dir);
     }
-    return stored.stream().map(s -> new ReportRow(s.file().getFileName().toString(),
-        s.record(), DinuNgClassifier.classify(s.record()), RunCosts.of(s.record()))).toList();
+    List<Classification> classes = DinuNgClassifier.classifyAll(stored.stream().map(StoredRecord::record).toList());
+    List<ReportRow> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < stored.size(); i++) {
+      StoredRecord s = stored.get(i);
+      rows.add(new ReportRow(s.file().getFileName().toString(), s.record(), classes.get(i), RunCosts.of(s.record())));
+    }
+    return rows;
   }
 
   static String html(Path dir, List<ReportRow> rows) {

@@ -133,6 +133,41 @@ class DinuNgClassifierTest {
     assertTrue(evidence(c2).contains("detection 22.0 s = expiry 20.0 s + 2.0 s"), evidence(c2));
   }
 
+  /**
+   * The paper's rule (section 4.1): checks fall on a grid every expiry/3; a failure after the last
+   * check before the fault-free job end is found one check later, G2. The grid is read off the
+   * check that declared the node LOST; the fault-free end is the suite's, else its G7 runs'.
+   */
+  @Test
+  void inASuiteAFailureAfterTheLastCheckBeforeTheFaultFreeEndIsG2AndOneBeforeItG1() {
+    RunRecord faultFree = fourMapsTwoReducers().variant("baseline").map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 44_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 44_000, "SUCCEEDED").finished(45_000).build();
+    // failure at 20 s, LOST at 39.5 s: before the last check (39.5 s, as LOST came before 45 s)
+    RunRecord early = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 40_500, 43_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 39_500).build();
+    // failure at 44 s, LOST at 66 s: checks every 6.67 s put the last before 45 s at 39.3 s
+    RunRecord late = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 66_500, 68_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 75_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 75_000, "SUCCEEDED")
+        .crash(3, 44_000).lost(3, 66_000).finished(76_000).build();
+    List<Classification> all = DinuNgClassifier.classifyAll(List.of(faultFree, early, late));
+    assertEquals(DinuNgGroup.G1, all.get(1).group(), evidence(all.get(1)));
+    assertTrue(evidence(all.get(1)).contains("the last before the job would have ended without the failure (45.0 s,"
+        + " median of 1 fault-free run(s)) was at 39.5 s, and the failure at 20.0 s came before it"), evidence(all.get(1)));
+    assertEquals(DinuNgGroup.G2, all.get(2).group(), evidence(all.get(2)));
+    assertTrue(evidence(all.get(2)).contains("was at 39.3 s, and the failure at 44.0 s came after it"), evidence(all.get(2)));
+
+    // no fault-free run of this workload: the runs whose failure cost nothing stand in for one
+    RunRecord unaffected = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 44_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 44_000, "SUCCEEDED")
+        .crash(3, 44_500).finished(45_000).build();
+    List<Classification> noBaseline = DinuNgClassifier.classifyAll(List.of(unaffected, early, late));
+    assertEquals(DinuNgGroup.G7, noBaseline.get(0).group(), evidence(noBaseline.get(0)));
+    assertEquals(List.of(DinuNgGroup.G1, DinuNgGroup.G2), List.of(noBaseline.get(1).group(), noBaseline.get(2).group()));
+    assertTrue(evidence(noBaseline.get(2)).contains("(45.0 s, median of 1 run(s) whose failure cost nothing (G7)"),
+        evidence(noBaseline.get(2)));
+  }
+
   @Test
   void earlyReportsFromTheOriginalReducersAreG5() {
     SyntheticRun run = fourMapsTwoReducers().attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)
