@@ -1,6 +1,7 @@
 package faultbed.experiments;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,6 +16,7 @@ import faultbed.results.classify.Mechanism;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,9 +30,10 @@ class AmCrashTest {
     Path out = dir.resolve("out");
     StringWriter err = new StringWriter();
     assertEquals(0, FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true),
-        "run", "scenarios/am-crash.json", "--variant", "am-crash", "--out", out.toString()), err.toString());
+        "run", "scenarios/am-crash.json", "--out", out.toString()), err.toString());
 
-    RunRecord r = new RecordStore(out).readAll().get(0);
+    List<RunRecord> suite = new RecordStore(out).readAll();
+    RunRecord r = suite.stream().filter(x -> x.variant().equals("am-crash")).findFirst().orElseThrow();
     RunRecord.FaultEvent crash = r.faults().get(0);
     assertNotNull(crash.injectedMs(), r.notes().toString());
     assertTrue(r.job().succeeded(), r.job().toString());
@@ -48,10 +51,16 @@ class AmCrashTest {
     assertNull(r.attempts().stream().filter(a -> a.state() == null && a.amAttempt() == 2).findFirst().orElse(null),
         "every attempt of the last AM ended");
 
-    Classification c = DinuNgClassifier.classify(r);
+    List<Classification> all = DinuNgClassifier.classifyAll(suite);
+    Classification c = all.get(suite.indexOf(r));
     String evidence = String.join("\n", c.evidence());
     assertEquals(DinuNgGroup.AM_LOST, c.group(), evidence);
     assertTrue(c.mechanisms().contains(Mechanism.AM_RESTARTED), evidence);
     assertTrue(evidence.contains("the job's ApplicationMaster (attempt 1) ran on the failed node " + crash.node()), evidence);
+    // the delay against the fault-free run lies on the new AM's path: its start, its re-runs
+    assertNotNull(c.delay(), evidence);
+    assertFalse(c.delay().unexplained(), c.delay().describe());
+    assertTrue(c.delay().parts().stream().anyMatch(p -> p.name().equals("detection (AM restart)") && p.ms() > 0),
+        c.delay().describe());
   }
 }

@@ -22,7 +22,11 @@ class ClassifyCommandTest {
     assertTrue(text.contains("baseline-000  no fault  recovery: none needed"), text);
     assertTrue(text.contains("crash-001  G6  recovery: node expiry  seen: running attempts lost"), text);
     assertTrue(text.contains("  - node LOST at 29.0 s: detection 19.6 s, within the expiry 20.0 s"), text);
-    assertTrue(text.strip().endsWith("no fault: 1, G6: 4"), text);
+    assertTrue(text.contains("\nno fault: 1, G6: 4\n"), text);
+    assertTrue(text.contains("  - delay +29.7 s against 20.2 s (median of 1 fault-free run(s)): detection (node expiry)"
+        + " +22.2, the dead attempt's clean-up +10.6,"), text);
+    assertTrue(text.strip().endsWith("delays: 4 run(s) accounted against a reference run of their workload,"
+        + " 0 unexplained (0.0 %)"), text);
   }
 
   @Test

@@ -78,6 +78,7 @@ final class ClassifyCommand implements Callable<Integer> {
     out.println();
     out.println(tally.entrySet().stream().map(e -> e.getKey().label() + ": " + e.getValue())
         .collect(Collectors.joining(", ")));
+    out.println(delays(all));
     if (writeGate != null) {
       GroupsGate.of(dir.getFileName().toString(), all, expiryBound).write(writeGate);
       out.println("groups baseline: " + writeGate);
@@ -94,8 +95,22 @@ final class ClassifyCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Every run's classification, the groups found and the gate's answer, as one document. */
-  record Result(List<Classification> runs, Map<String, Integer> groups, Gate gate) {}
+  /** Every run's classification, the groups found, the runs whose delay is unexplained, and the gate's answer. */
+  record Result(List<Classification> runs, Map<String, Integer> groups, List<String> unexplainedDelays, Gate gate) {}
+
+  /** How many runs have a delay account, and which of them are unexplained. */
+  static String delays(List<Classification> all) {
+    List<Classification> accounted = all.stream().filter(c -> c.delay() != null).toList();
+    List<String> unexplained = unexplained(all);
+    return String.format(Locale.ROOT, "delays: %d run(s) accounted against a reference run of their workload,"
+            + " %d unexplained (%.1f %%)%s", accounted.size(), unexplained.size(),
+        accounted.isEmpty() ? 0.0 : 100.0 * unexplained.size() / accounted.size(),
+        unexplained.isEmpty() ? "" : ": " + String.join(", ", unexplained));
+  }
+
+  static List<String> unexplained(List<Classification> all) {
+    return all.stream().filter(c -> c.delay() != null && c.delay().unexplained()).map(Classification::runId).toList();
+  }
 
   record Gate(String baseline, boolean passed, List<String> violations) {}
 
@@ -106,7 +121,7 @@ final class ClassifyCommand implements Callable<Integer> {
     List<String> violations = baseline == null ? List.of() : baseline.violations(all);
     Gate g = baseline == null ? null : new Gate(gate.toString(), violations.isEmpty(), violations);
     JsonOutput.print(spec.commandLine().getOut(),
-        new Result(all, GroupsGate.of("", all, List.of()).groups(), g));
+        new Result(all, GroupsGate.of("", all, List.of()).groups(), unexplained(all), g));
     return g == null || g.passed() ? 0 : CompareCommand.REGRESSION;
   }
 }

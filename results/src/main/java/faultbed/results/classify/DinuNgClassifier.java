@@ -47,33 +47,29 @@ public final class DinuNgClassifier {
    * the same cluster: their median job time places a failure among the liveness checks (G1 or G2).
    */
   public static List<Classification> classifyAll(List<RunRecord> records) {
-    Map<String, List<Long>> faultFree = new java.util.HashMap<>();
+    Map<String, List<RunRecord>> faultFree = new java.util.HashMap<>();
     for (RunRecord r : records) {
-      if (r.faults().isEmpty() && r.job() != null && r.job().succeeded() && r.job().finishedMs() != null) {
-        faultFree.computeIfAbsent(shape(r), k -> new ArrayList<>()).add(r.job().finishedMs());
+      if (r.faults().isEmpty()) {
+        faultFree.computeIfAbsent(shape(r), k -> new ArrayList<>()).add(r);
       }
     }
-    Map<String, Reference> references = new java.util.HashMap<>();
-    faultFree.forEach((shape, times) -> references.put(shape,
-        new Reference(median(times), "median of " + times.size() + " fault-free run(s)")));
+    Map<String, DelayAccount.Reference> references = new java.util.HashMap<>();
+    faultFree.forEach((shape, runs) -> DelayAccount.Reference.of(runs, "median of "
+        + runs.stream().filter(r -> r.job() != null && r.job().succeeded()).count() + " fault-free run(s)")
+        .ifPresent(ref -> references.put(shape, ref)));
     // A workload the suite never ran without faults (a variant with more reducers, say): its runs
     // whose failure cost nothing (G7) ran as fast as a fault-free one would have.
-    Map<String, List<Long>> unaffected = new java.util.HashMap<>();
+    Map<String, List<RunRecord>> unaffected = new java.util.HashMap<>();
     for (RunRecord r : records) {
-      if (!references.containsKey(shape(r))) {
-        Classification c = classify(r);
-        if (c.group() == DinuNgGroup.G7 && c.jobSucceeded() && c.jobMs() != null) {
-          unaffected.computeIfAbsent(shape(r), k -> new ArrayList<>()).add(c.jobMs());
-        }
+      if (!references.containsKey(shape(r)) && classify(r).group() == DinuNgGroup.G7) {
+        unaffected.computeIfAbsent(shape(r), k -> new ArrayList<>()).add(r);
       }
     }
-    unaffected.forEach((shape, times) -> references.put(shape, new Reference(median(times),
-        "median of " + times.size() + " run(s) whose failure cost nothing (G7); no fault-free run of this workload")));
+    unaffected.forEach((shape, runs) -> DelayAccount.Reference.of(runs, "median of " + runs.size()
+        + " run(s) whose failure cost nothing (G7); no fault-free run of this workload")
+        .ifPresent(ref -> references.put(shape, ref)));
     return records.stream().map(r -> new Run(r, references.get(shape(r))).classify()).toList();
   }
-
-  /** The job time a run would have had without its failure, and where that figure comes from. */
-  private record Reference(long ms, String source) {}
 
   /**
    * One run alone: with no fault-free run beside it, an expiry-bound run is G2 whenever detection
@@ -83,31 +79,24 @@ public final class DinuNgClassifier {
     return new Run(run, null).classify();
   }
 
-  /** Runs of the same workload on the same cluster are comparable in time. */
+  /** Runs of the same workload (whatever its input's seed) on the same cluster are comparable in time. */
   private static String shape(RunRecord r) {
-    return String.valueOf(r.workload()) + "|" + r.cluster();
-  }
-
-  private static Long median(List<Long> xs) {
-    if (xs == null || xs.isEmpty()) {
-      return null;
-    }
-    List<Long> sorted = xs.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    RunRecord.WorkloadInfo w = r.workload();
+    return (w == null ? "" : w.type() + new java.util.TreeMap<>(w.parameters()) + w.inputBytes()) + "|" + r.cluster();
   }
 
   /** One run under analysis: the record plus what is derived from it once. */
   private static final class Run {
     final RunRecord r;
     /** The suite's job time without failure for runs of this shape; null when it shows none. */
-    final Reference faultFree;
+    final DelayAccount.Reference faultFree;
+    DelayAccount delay;
     final HadoopTimers timers;
     final Map<String, AttemptRecord> byId;
     final List<String> evidence = new ArrayList<>();
     final Set<Mechanism> mechanisms = EnumSet.noneOf(Mechanism.class);
 
-    Run(RunRecord r, Reference faultFree) {
+    Run(RunRecord r, DelayAccount.Reference faultFree) {
       this.r = r;
       this.faultFree = faultFree;
       this.timers = HadoopTimers.of(r.hadoop());
@@ -170,6 +159,12 @@ public final class DinuNgClassifier {
       speculationLines(tf);
       inducedDeathLines(node, tf);
       evidence.add(jobLine());
+      if (faultFree != null) {
+        delay = DelayAccount.of(r, fault, unusableAt, faultFree).orElse(null);
+        if (delay != null) {
+          evidence.add(delay.describe());
+        }
+      }
 
       // Every lost output is judged; the job could not end before the last was computed again, so
       // that one decides how the run recovered.
@@ -293,7 +288,7 @@ public final class DinuNgClassifier {
         return result(tf, g, recovery);
       }
       long check = Math.max(1, timers.livenessCheckMs());
-      long end = faultFree.ms();
+      long end = faultFree.jobMs();
       long lastCheck = unusableAt <= end ? unusableAt : unusableAt - ((unusableAt - end + check - 1) / check) * check;
       DinuNgGroup g = tf > lastCheck ? DinuNgGroup.G2 : DinuNgGroup.G1;
       evidence.add(String.format(Locale.ROOT, "%s: %s; liveness checks every %s, on the grid of the one at %s:"
@@ -521,7 +516,7 @@ public final class DinuNgClassifier {
 
     private Classification result(Long failureMs, DinuNgGroup group, Recovery recovery) {
       return new Classification(r.runId(), r.variant(), failureMs, r.job() == null ? null : r.job().finishedMs(),
-          r.job() != null && r.job().succeeded(), group, recovery, List.copyOf(mechanisms), evidence);
+          r.job() != null && r.job().succeeded(), group, recovery, List.copyOf(mechanisms), evidence, delay);
     }
 
     private boolean fetchFailed(AttemptRecord a) {

@@ -1,6 +1,7 @@
 package faultbed.results.classify;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -133,6 +134,19 @@ class DinuNgClassifierTest {
     assertTrue(evidence(c2).contains("detection 22.0 s = expiry 20.0 s + 2.0 s"), evidence(c2));
   }
 
+  /** Map 3 on node 3 as the fourth map; reducers done at 44 s, the job at 45 s. */
+  private static RunRecord faultFree45s() {
+    return fourMapsTwoReducers().variant("baseline").map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 44_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 44_000, "SUCCEEDED").finished(45_000).build();
+  }
+
+  /** Node 3 crashes at 20 s and is LOST at 39.5 s; its map output is re-run from 40.5 s. */
+  private static SyntheticRun crashAt20sRerunAfterLost() {
+    return fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 40_500, 43_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 39_500);
+  }
+
   /**
    * The paper's rule (section 4.1): checks fall on a grid every expiry/3; a failure after the last
    * check before the fault-free job end is found one check later, G2. The grid is read off the
@@ -140,12 +154,9 @@ class DinuNgClassifierTest {
    */
   @Test
   void inASuiteAFailureAfterTheLastCheckBeforeTheFaultFreeEndIsG2AndOneBeforeItG1() {
-    RunRecord faultFree = fourMapsTwoReducers().variant("baseline").map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
-        .reduce(0, 0, 0, 12_000, 44_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 44_000, "SUCCEEDED").finished(45_000).build();
+    RunRecord faultFree = faultFree45s();
     // failure at 20 s, LOST at 39.5 s: before the last check (39.5 s, as LOST came before 45 s)
-    RunRecord early = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 40_500, 43_000, "SUCCEEDED")
-        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
-        .crash(3, 20_000).lost(3, 39_500).build();
+    RunRecord early = crashAt20sRerunAfterLost().build();
     // failure at 44 s, LOST at 66 s: checks every 6.67 s put the last before 45 s at 39.3 s
     RunRecord late = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED").map(3, 1, 1, 66_500, 68_000, "SUCCEEDED")
         .reduce(0, 0, 0, 12_000, 75_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 75_000, "SUCCEEDED")
@@ -166,6 +177,41 @@ class DinuNgClassifierTest {
     assertEquals(List.of(DinuNgGroup.G1, DinuNgGroup.G2), List.of(noBaseline.get(1).group(), noBaseline.get(2).group()));
     assertTrue(evidence(noBaseline.get(2)).contains("(45.0 s, median of 1 run(s) whose failure cost nothing (G7)"),
         evidence(noBaseline.get(2)));
+  }
+
+  /**
+   * The delay is split along the critical path: a re-run after expiry puts detection, queueing and
+   * re-execution on it, with the shuffle that was done meanwhile as a credit; a run slower with
+   * nothing of the failure on its path is unexplained.
+   */
+  @Test
+  void aDelayIsSplitAlongTheCriticalPathAndOneWithNothingOfTheFailureOnItIsUnexplained() {
+    RunRecord faultFree = faultFree45s();
+    RunRecord atExpiry = crashAt20sRerunAfterLost().finished(51_000).build();
+    RunRecord slowForNothing = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 59_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 59_000, "SUCCEEDED")
+        .crash(3, 44_500).finished(60_000).build();
+    List<Classification> all = DinuNgClassifier.classifyAll(List.of(faultFree, atExpiry, slowForNothing));
+
+    DelayAccount d = all.get(1).delay();
+    assertEquals(6_000, d.delayMs());
+    assertEquals(java.util.Map.of("detection (node expiry)", 19_500L, "queueing for a container", 1_000L,
+            "re-execution", 2_500L, "failure after the maps would have ended", 5_000L,
+            "shuffle after the re-run output", -22_000L),
+        d.parts().stream().filter(p -> p.ms() != 0).collect(java.util.stream.Collectors.toMap(
+            DelayAccount.Part::name, DelayAccount.Part::ms)));
+    assertEquals(0, d.residualMs());
+    assertFalse(d.unexplained(), d.describe());
+    assertTrue(evidence(all.get(1)).contains("delay +6.0 s against 45.0 s (median of 1 fault-free run(s)):"
+        + " shuffle after the re-run output -22.0, detection (node expiry) +19.5,"), evidence(all.get(1)));
+
+    DelayAccount slow = all.get(2).delay();
+    assertEquals(DinuNgGroup.G7, all.get(2).group());
+    assertEquals(15_000, slow.unexplainedMs());
+    assertTrue(slow.unexplained(), slow.describe());
+    assertTrue(slow.describe().endsWith("UNEXPLAINED: +15.0 s of it lies in no mechanism of the failure (more than a"
+        + " tenth of the delay and the reference's spread, 2.3 s)"), slow.describe());
+    assertNull(DinuNgClassifier.classify(atExpiry).delay(), "alone, a run has no reference to be set against");
   }
 
   @Test

@@ -10,11 +10,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class GroupsGateTest {
   private static Classification run(String id, String variant, DinuNgGroup g, Recovery r) {
-    return new Classification(id, variant, 1_000L, 50_000L, true, g, r, List.of(), List.of());
+    return new Classification(id, variant, 1_000L, 50_000L, true, g, r, List.of(), List.of(), null);
   }
 
   private static Classification lostOutputs(String id, String variant, DinuNgGroup g, Recovery r) {
-    return new Classification(id, variant, 1_000L, 50_000L, true, g, r, List.of(Mechanism.MAP_OUTPUTS_LOST), List.of());
+    return new Classification(id, variant, 1_000L, 50_000L, true, g, r, List.of(Mechanism.MAP_OUTPUTS_LOST), List.of(), null);
   }
 
   private static final List<Classification> BASELINE = List.of(
@@ -71,7 +71,7 @@ class GroupsGateTest {
     GroupsGate gate = GroupsGate.of("quick", BASELINE, List.of("crash-no-rst"));
     List<Classification> runs = new java.util.ArrayList<>(BASELINE);
     runs.add(new Classification("crash-no-rst-002", "crash-no-rst", 1_000L, 50_000L, true, DinuNgGroup.G6,
-        Recovery.SPECULATION, List.of(Mechanism.RUNNING_ATTEMPTS_LOST, Mechanism.SPECULATIVE_MAP), List.of()));
+        Recovery.SPECULATION, List.of(Mechanism.RUNNING_ATTEMPTS_LOST, Mechanism.SPECULATIVE_MAP), List.of(), null));
     assertEquals(List.of(), gate.violations(runs));
   }
 }
