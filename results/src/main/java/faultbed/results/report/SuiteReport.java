@@ -287,7 +287,15 @@ public final class SuiteReport {
       h.raw("<tr><td>").raw(swatch(g)).text(g.label()).raw("</td>").raw(num(n))
           .element("td", g.paperMeaning()).element("td", g.description()).raw("</tr>\n");
     }
-    h.raw("</tbody></table>\n<p>Where Hadoop 3 differs from the paper's Hadoop 0.21:</p><ul>");
+    h.raw("</tbody></table>\n");
+    List<Classification> accounted = classes.stream().filter(c -> c.delay() != null).toList();
+    List<String> unexplained = accounted.stream().filter(c -> c.delay().unexplained()).map(Classification::runId).toList();
+    h.element("p", String.format(java.util.Locale.ROOT, "Delays: %d failure run(s) set against a reference run of"
+            + " their workload, their delay split along the critical path (the \"delay\" line of each run's evidence);"
+            + " %d unexplained (%.1f %%)%s", accounted.size(), unexplained.size(),
+        accounted.isEmpty() ? 0.0 : 100.0 * unexplained.size() / accounted.size(),
+        unexplained.isEmpty() ? "." : ": " + String.join(", ", unexplained) + "."));
+    h.raw("<p>Where Hadoop 3 differs from the paper's Hadoop 0.21:</p><ul>");
     DinuNgGroup.HADOOP3_DIFFERENCES.forEach(d -> h.element("li", d));
     h.raw("</ul>\n");
   }
