@@ -1,0 +1,157 @@
+package faultbed.harness.observe;
+
+import faultbed.harness.RunSpec;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.NodeInfo;
+import faultbed.results.RunRecord.NodeTransition;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
+
+/**
+ * Assembling a run's record once the job has ended, from what Hadoop kept: the history files of
+ * every ApplicationMaster attempt, the NodeManagers' container logs, the job's output read back,
+ * and the settings the job ran with.
+ */
+final class RecordAssembly {
+  private RecordAssembly() {}
+
+  /** Settings recorded in every run whether the scenario set them or not: the ones faults interact with. */
+  static final List<String> RECORDED_SETTINGS = List.of(
+      "yarn.nm.liveness-monitor.expiry-interval-ms",
+      "yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
+      "yarn.client.nodemanager-connect.max-wait-ms",
+      "yarn.client.nodemanager-connect.retry-interval-ms",
+      "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms",
+      "mapreduce.reduce.shuffle.connect.timeout",
+      "mapreduce.reduce.shuffle.read.timeout",
+      "mapreduce.reduce.shuffle.retry-delay.max.ms",
+      "mapreduce.reduce.shuffle.maxfetchfailures",
+      "mapreduce.reduce.shuffle.max-host-failures",
+      "mapreduce.reduce.shuffle.max-fetch-failures-notifications",
+      "mapreduce.reduce.shuffle.max-fetch-failures-fraction",
+      "mapreduce.reduce.shuffle.notify.readerror",
+      "mapreduce.task.timeout",
+      "mapreduce.map.maxattempts",
+      "mapreduce.reduce.maxattempts",
+      "mapreduce.am.max-attempts",
+      "mapreduce.map.speculative",
+      "mapreduce.reduce.speculative",
+      "yarn.app.mapreduce.am.job.speculator.class",
+      "yarn.app.mapreduce.am.job.task.estimator.class",
+      "mapreduce.job.speculative.retry-after-no-speculate",
+      "mapreduce.job.speculative.retry-after-speculate",
+      "mapreduce.job.reduce.slowstart.completedmaps",
+      "yarn.app.mapreduce.am.job.node-blacklisting.enable",
+      "mapreduce.job.reducer.unconditional-preempt.delay.sec",
+      "mapreduce.map.memory.mb",
+      "mapreduce.reduce.memory.mb",
+      "yarn.app.mapreduce.am.resource.mb",
+      "yarn.nodemanager.resource.memory-mb",
+      "dfs.replication");
+
+  /** Values Hadoop uses in code when a key is in no default file, so the record shows what was in force. */
+  private static final Map<String, String> BUILT_IN = Map.of(
+      "mapreduce.reduce.shuffle.maxfetchfailures", "10",
+      "mapreduce.reduce.shuffle.max-host-failures", "5",
+      "mapreduce.reduce.shuffle.max-fetch-failures-notifications", "3",
+      "mapreduce.reduce.shuffle.max-fetch-failures-fraction", "0.5",
+      "mapreduce.reduce.shuffle.notify.readerror", "true",
+      "yarn.app.mapreduce.am.job.speculator.class",
+      "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator",
+      "yarn.app.mapreduce.am.job.task.estimator.class",
+      "org.apache.hadoop.mapreduce.v2.app.speculate.LegacyTaskRuntimeEstimator");
+
+  /** The job's history as every AM attempt left it: the AM attempts, and the task attempts of all. */
+  record History(JobInfo last, List<RunRecord.AmAttempt> amAttempts, List<AttemptRecord> attempts) {
+    /** The outcome the history file states, over what the client saw (it may have lost the AM). */
+    RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch) {
+      return new RunRecord.JobOutcome(client.jobId(), last.getJobStatus(), "SUCCEEDED".equals(last.getJobStatus()),
+          submitEpoch, last.getFinishTime() > 0 ? last.getFinishTime() - submitEpoch : client.finishedMs(),
+          (int) last.getTotalMaps(), (int) last.getTotalReduces(), client.diagnostics());
+    }
+  }
+
+  static History history(Configuration conf, Job job, long submitEpoch, NodeLocator locator,
+      Map<Integer, List<String>> logDirs, boolean keptStaging, List<String> notes) throws IOException {
+    JobInfo last = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
+    List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(last, submitEpoch, locator),
+        logDirs, JobWatch.appIdOf(job), submitEpoch);
+    int lastAm = amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt();
+    SortedMap<Integer, JobInfo> histories = HistoryReader.earlierAttempts(conf,
+        job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(), lastAm, keptStaging, notes);
+    histories.put(lastAm, last);
+    return new History(last, amAttempts, HistoryReader.attempts(histories, submitEpoch, locator));
+  }
+
+  /** A job Hadoop called SUCCEEDED whose output is wrong is a failed run, never a fast one. */
+  static RunRecord.JobOutcome judged(RunRecord.JobOutcome outcome, RunRecord.OutputCheck check, List<String> notes) {
+    if (!outcome.succeeded() || check.correct()) {
+      return outcome;
+    }
+    notes.add("the job succeeded but its output is wrong: " + check.detail());
+    return new RunRecord.JobOutcome(outcome.jobId(), WRONG_OUTPUT, false, outcome.submittedEpochMs(),
+        outcome.finishedMs(), outcome.maps(), outcome.reduces(), "output check: " + check.detail());
+  }
+
+  /** The nodes as they were at the start, each with when the RM declared it LOST, if it did. */
+  static List<NodeInfo> withLost(List<NodeInfo> nodes, List<NodeTransition> transitions) {
+    return nodes.stream().map(n -> new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
+        n.cgroup(), transitions.stream().filter(t -> t.nodeId().equals(n.nodeId()) && "LOST".equals(t.to()))
+            .map(NodeTransition::atMs).findFirst().orElse(null))).toList();
+  }
+
+  /** The job state of a run whose job succeeded but whose output the check found wrong. */
+  public static final String WRONG_OUTPUT = "WRONG_OUTPUT";
+
+  /** Checks a successful job's output against its input; a failed job's output is not checked. */
+  static RunRecord.OutputCheck checkOutput(RunSpec spec, FileSystem fs, org.apache.hadoop.fs.Path dataRoot,
+      org.apache.hadoop.fs.Path output, Job job, RunRecord.JobOutcome outcome, Map<String, Long> harnessMs)
+      throws InterruptedException {
+    if (!outcome.succeeded()) {
+      return new RunRecord.OutputCheck("none", false, "not checked: the job did not succeed");
+    }
+    long began = System.nanoTime();
+    try {
+      return spec.workload().checkOutput(fs, dataRoot, spec.dataSeed(), output, job);
+    } catch (IOException | RuntimeException e) {
+      return new RunRecord.OutputCheck(spec.workload().type(), false, "the output could not be read back: " + e);
+    } finally {
+      harnessMs.put("outputCheck", (System.nanoTime() - began) / 1_000_000);
+    }
+  }
+
+  static RunRecord.TimeScale timeScale(Configuration jobConf, double scale) {
+    var compression = new faultbed.harness.timescale.TimeCompression(scale);
+    return new RunRecord.TimeScale(compression.scale(), compression.describe(jobConf::get),
+        faultbed.harness.timescale.TimeCompression.UNSCALED);
+  }
+
+  static Map<String, String> settingsInForce(Configuration jobConf, java.util.Set<String> setByScenario) {
+    JobConf c = new JobConf(jobConf);
+    Map<String, String> out = new TreeMap<>();
+    // every key the scenario or -D set, with the value the job saw (time compression may have rescaled it)
+    for (String k : setByScenario) {
+      String v = c.get(k);
+      out.put(k, v != null ? v : "(unset)");
+    }
+    for (String k : RECORDED_SETTINGS) {
+      String v = c.get(k);
+      out.put(k, v != null ? v : BUILT_IN.getOrDefault(k, "(unset)"));
+    }
+    // faultbed's own job settings (speculation policy, its parameters, the time scale) as given.
+    out.putAll(c.getPropsWithPrefix("faultbed.").entrySet().stream()
+        .collect(java.util.stream.Collectors.toMap(e -> "faultbed." + e.getKey(), Map.Entry::getValue)));
+    return out;
+  }
+}
