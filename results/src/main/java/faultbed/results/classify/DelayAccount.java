@@ -167,7 +167,7 @@ public record DelayAccount(long delayMs, long referenceMs, String reference, lon
     }
     boolean reducerRedone = redone(r, p.lastReduce(), node, tf) || underNewAm(r, p.lastReduce(), tf);
     boolean waited = mapRedone || reducerRedone;
-    parts.add(new Part(reducerRedone ? "shuffle of the re-run reducer" : waited ? "shuffle after the re-run output"
+    parts.add(new Part(reducerRedone ? "shuffle of the re-run reducer" : waited ? "shuffle after the re-run output (fetches, retries, back-off)"
         : "shuffle, other", p.shuffle() - ref.shuffle(), waited));
     parts.add(new Part(waited ? "reduce after the wait" : "reduce, other", p.reduce() - ref.reduce(), waited));
     parts.add(new Part("commit, other", p.commit() - ref.commit(), false));

@@ -197,13 +197,13 @@ class DinuNgClassifierTest {
     assertEquals(6_000, d.delayMs());
     assertEquals(java.util.Map.of("detection (node expiry)", 19_500L, "queueing for a container", 1_000L,
             "re-execution", 2_500L, "failure after the maps would have ended", 5_000L,
-            "shuffle after the re-run output", -22_000L),
+            "shuffle after the re-run output (fetches, retries, back-off)", -22_000L),
         d.parts().stream().filter(p -> p.ms() != 0).collect(java.util.stream.Collectors.toMap(
             DelayAccount.Part::name, DelayAccount.Part::ms)));
     assertEquals(0, d.residualMs());
     assertFalse(d.unexplained(), d.describe());
     assertTrue(evidence(all.get(1)).contains("delay +6.0 s against 45.0 s (median of 1 fault-free run(s)):"
-        + " shuffle after the re-run output -22.0, detection (node expiry) +19.5,"), evidence(all.get(1)));
+        + " shuffle after the re-run output (fetches, retries, back-off) -22.0, detection (node expiry) +19.5,"), evidence(all.get(1)));
 
     DelayAccount slow = all.get(2).delay();
     assertEquals(DinuNgGroup.G7, all.get(2).group());
