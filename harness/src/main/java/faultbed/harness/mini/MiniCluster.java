@@ -1,22 +1,16 @@
 package faultbed.harness.mini;
 
 import faultbed.faults.Cgroup;
-import faultbed.faults.DirectoryHealer;
 import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
-import faultbed.harness.Cluster;
+import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
-import faultbed.harness.RunSpec;
-import faultbed.harness.observe.RunExecutor;
-import faultbed.harness.observe.RunListener;
-import faultbed.results.RunRecord;
+import faultbed.harness.daemons.ResourceTrackerLink;
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,12 +23,10 @@ import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
-import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.server.MiniYARNCluster;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
-import org.awaitility.Awaitility;
 
 /**
  * The in-process backend: MiniDFSCluster plus MiniMRYarnCluster in this JVM, with every container
@@ -42,25 +34,17 @@ import org.awaitility.Awaitility;
  * by a fresh NodeManager in the same slot, which is much faster than rebuilding the cluster (see
  * the benchmarks file).
  */
-public final class MiniCluster implements Cluster {
-  private final ClusterSpec spec;
-  private final Ledger ledger;
-  private final Path workDir;
+public final class MiniCluster extends AbstractCluster<MiniNode> {
   private final Cgroup instanceGroup;
   private final MiniDFSCluster dfs;
   private final MiniMRYarnCluster mr;
   private final List<MiniNode> nodes = new ArrayList<>();
-  private final ResourceTrackerLink rmLink;
-  private volatile RunListener listener = RunListener.NONE;
   private final faultbed.faults.NetworkFaults network;
   private final faultbed.faults.Toxiproxy proxies; // null on the kernel backend
   private final String frontsId;
-  private boolean closed;
 
   private MiniCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
-    this.spec = spec;
-    this.ledger = ledger;
-    this.workDir = workDir;
+    super(spec, ledger, workDir);
     if (spec.network().isToxiproxy()) {
       this.proxies = new faultbed.faults.Toxiproxy(
           faultbed.faults.ToxiproxyServer.open(spec.network().toxiproxyUrl()), ledger);
@@ -84,7 +68,8 @@ public final class MiniCluster implements Cluster {
     mr = new MiniMRYarnCluster("faultbed", spec.nodes());
     mr.init(conf);
     mr.start();
-    rmLink = new ResourceTrackerLink(resourceManager());
+    ResourceTrackerLink rmLink = new ResourceTrackerLink(resourceManager());
+    resourceManagerUp(rmLink);
     for (int i = 0; i < spec.nodes(); i++) {
       Cgroup g = Cgroup.of(ledger.owner() + "/node-" + i).create();
       MiniNode node = new MiniNode(i, g, mr.getNodeManager(i), rmLink, this::shuffleClosed);
@@ -98,32 +83,11 @@ public final class MiniCluster implements Cluster {
    * machine (containers in their cgroups, working folders) and reports each item to {@code log}.
    */
   public static MiniCluster start(ClusterSpec spec, Consumer<String> log) {
-    for (String healed : Ledger.healOrphans()) {
-      log.accept("healed leftover: " + healed);
-    }
-    Ledger ledger = Ledger.open();
-    Path work = workRoot().resolve(ledger.owner());
-    try {
-      Files.createDirectories(work);
-      ledger.record(DirectoryHealer.entry(work, "cluster"));
-      return new MiniCluster(spec, ledger, work);
-    } catch (IOException e) {
-      ledger.close();
-      throw new UncheckedIOException("cannot start the mini cluster in " + work, e);
-    } catch (RuntimeException e) {
-      ledger.close();
-      throw e;
-    }
+    return start("mini", log, (ledger, work) -> new MiniCluster(spec, ledger, work), ledger -> { });
   }
 
   public static MiniCluster start(ClusterSpec spec) {
     return start(spec, line -> System.err.println("faultbed: " + line));
-  }
-
-  /** Where cluster working folders go: disk, not tmpfs, since HDFS blocks live there. */
-  static Path workRoot() {
-    String own = faultbed.faults.Capability.isRoot() ? "faultbed" : "faultbed-" + System.getProperty("user.name");
-    return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/" + own));
   }
 
   /**
@@ -165,32 +129,8 @@ public final class MiniCluster implements Cluster {
   }
 
   @Override
-  public MiniCluster listen(RunListener l) {
-    this.listener = l == null ? RunListener.NONE : l;
-    return this;
-  }
-
-  public String owner() {
-    return ledger.owner();
-  }
-
-  public Ledger ledger() {
-    return ledger;
-  }
-
-  @Override
-  public ClusterSpec spec() {
-    return spec;
-  }
-
-  @Override
   public List<MiniNode> nodes() {
     return Collections.unmodifiableList(nodes);
-  }
-
-  @Override
-  public Path stateDir() {
-    return workDir.resolve("state");
   }
 
   @Override
@@ -203,70 +143,38 @@ public final class MiniCluster implements Cluster {
   }
 
   @Override
-  public Map<String, String> nodeStates() {
-    return rmLink.nodeStates();
-  }
-
-  @Override
-  public String applicationState(String applicationId) {
-    return rmLink.applicationState(applicationId);
-  }
-
-  @Override
   public faultbed.harness.timeline.FaultContext faultContext(String runId) {
     return new faultbed.harness.timeline.FaultContext(runId, ledger, network);
   }
 
   @Override
-  public RunRecord.ClusterInfo info() {
-    return new RunRecord.ClusterInfo(proxies == null ? "mini" : "mini+toxiproxy", spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
+  protected String backendLabel() {
+    return proxies == null ? "mini" : "mini+toxiproxy";
   }
 
   @Override
-  public RunRecord run(RunSpec run) {
-    return new RunExecutor(this, listener).execute(run);
+  protected void clearContainers(MiniNode node) {
+    node.group().killAll(Duration.ofSeconds(10));
   }
 
-  /**
-   * Brings every node that is down back with a fresh NodeManager (the RM is made to forget the
-   * dead one first), kills any container left from the last run, and waits until the RM sees all
-   * nodes RUNNING with nothing allocated.
-   */
+  /** A fresh NodeManager in the slot, in a fresh cgroup; the dead one's proxy front goes. */
   @Override
-  public void reset() {
-    for (MiniNode node : nodes) {
-      if (!node.isUp()) {
-        var oldId = node.nodeManager().getNMContext().getNodeId();
-        if (NodeState.RUNNING.name().equals(nodeStates().get(oldId.toString()))) {
-          rmLink.expire(oldId);
-        }
-        int generation = node.generation() + 1;
-        Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-g" + generation).create();
-        int deadShufflePort = node.shufflePort();
-        NodeManager fresh = startReplacement(node.index(), generation);
-        if (proxies != null) {
-          proxies.unfront(deadShufflePort);
-        }
-        node.replace(fresh, group);
-        attachExecutor(node, fresh);
-        setNodeManagerSlot(node.index(), fresh);
-      }
-      node.group().killAll(Duration.ofSeconds(10));
+  protected void restart(MiniNode node) {
+    int generation = node.generation() + 1;
+    Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-g" + generation).create();
+    int deadShufflePort = node.shufflePort();
+    NodeManager fresh = startReplacement(node.index(), generation);
+    if (proxies != null) {
+      proxies.unfront(deadShufflePort);
     }
-    Awaitility.await("all nodes RUNNING and idle").atMost(Duration.ofSeconds(60))
-        .pollInterval(Duration.ofMillis(100)).until(this::allNodesRunningAndIdle);
+    node.replace(fresh, group);
+    attachExecutor(node, fresh);
+    setNodeManagerSlot(node.index(), fresh);
   }
 
-  private boolean allNodesRunningAndIdle() {
-    for (MiniNode node : nodes) {
-      if (!rmLink.runningAndIdle(node.nodeManager().getNMContext().getNodeId())) {
-        return false;
-      }
-      if (!node.nodeManager().getNMContext().getContainers().isEmpty()) {
-        return false;
-      }
-    }
-    return true;
+  @Override
+  protected boolean idle(MiniNode node) {
+    return node.nodeManager().getNMContext().getContainers().isEmpty();
   }
 
   /** A NodeManager built the way MiniYARNCluster builds its own, in-process link to the RM included. */
@@ -322,14 +230,10 @@ public final class MiniCluster implements Cluster {
 
   /**
    * Kills every container first (nothing of a run survives the cluster), stops the NodeManagers
-   * in parallel (each waits on its own log handler), then the rest, then heals the ledger.
+   * in parallel (each waits on its own log handler), then the rest.
    */
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  protected void stop() {
     try {
       for (MiniNode n : nodes) {
         n.group().killAll(Duration.ofSeconds(10));
@@ -344,7 +248,6 @@ public final class MiniCluster implements Cluster {
         ProxiedShuffleHandler.unregister(frontsId);
         proxies.close();
       }
-      ledger.close();
     }
   }
 }

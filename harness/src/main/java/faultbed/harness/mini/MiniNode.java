@@ -3,6 +3,7 @@ package faultbed.harness.mini;
 import faultbed.faults.Cgroup;
 import faultbed.harness.HarnessException;
 import faultbed.harness.Node;
+import faultbed.harness.daemons.ResourceTrackerLink;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.net.InetSocketAddress;

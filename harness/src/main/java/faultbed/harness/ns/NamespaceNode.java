@@ -3,8 +3,8 @@ package faultbed.harness.ns;
 import faultbed.faults.Cgroup;
 import faultbed.faults.Installed;
 import faultbed.faults.NodeNetwork;
-import faultbed.harness.HarnessException;
 import faultbed.harness.Node;
+import faultbed.harness.daemons.NodeStatus;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -40,15 +39,7 @@ public final class NamespaceNode implements Node {
   private volatile Installed heldHeartbeats;
 
   /** One life of the node: its process, cgroup, folders, and what it reported once serving. */
-  record Generation(int number, Cgroup group, Path dir, Process process, Properties status) {
-    int port(String key) {
-      return Integer.parseInt(status.getProperty(key));
-    }
-
-    long pid() {
-      return Long.parseLong(status.getProperty("pid"));
-    }
-  }
+  record Generation(int number, Cgroup group, Path dir, Process process, NodeStatus status) {}
 
   NamespaceNode(int index, NodeNetwork network, NodeNetwork.NodeNamespace namespace, String rmTrackerPort) {
     this.index = index;
@@ -82,17 +73,12 @@ public final class NamespaceNode implements Node {
 
   @Override
   public String nodeId() {
-    return current.status().getProperty("nodeId");
+    return current.status().nodeId();
   }
 
   @Override
   public int shufflePort() {
-    return current.port("shufflePort");
-  }
-
-  /** The DataNode's data transfer address, as the NameNode knows it. */
-  public String dataNodeAddress() {
-    return namespace.address() + ":" + current.port("dnXferPort");
+    return current.status().shufflePort();
   }
 
   @Override
@@ -107,7 +93,7 @@ public final class NamespaceNode implements Node {
 
   /** The node process (the container JVMs are its descendants). */
   public long pid() {
-    return current.pid();
+    return current.status().pid();
   }
 
   /** Containers' session leaders: members of the node's cgroup whose parent is the node process. */
@@ -140,14 +126,7 @@ public final class NamespaceNode implements Node {
 
   @Override
   public List<Integer> ports() {
-    List<Integer> ports = new ArrayList<>();
-    ports.add(shufflePort());
-    String id = nodeId();
-    ports.add(Integer.parseInt(id.substring(id.lastIndexOf(':') + 1)));
-    for (String key : List.of("nmHttpPort", "dnXferPort", "dnIpcPort", "dnHttpPort")) {
-      ports.add(current.port(key));
-    }
-    return ports;
+    return current.status().ports();
   }
 
   /** A rule in the node's namespace drops what it sends to the RM's resource tracker: a real partition. */
@@ -260,16 +239,6 @@ public final class NamespaceNode implements Node {
     } catch (IOException e) {
       return e.getMessage();
     }
-  }
-
-  static Properties readStatus(Path file) {
-    Properties p = new Properties();
-    try (var in = Files.newInputStream(file)) {
-      p.load(in);
-    } catch (IOException e) {
-      throw new HarnessException("cannot read node status " + file, e);
-    }
-    return p;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package faultbed.harness.mini;
+package faultbed.harness.daemons;
 
 import faultbed.harness.HarnessException;
 import org.apache.hadoop.yarn.api.records.NodeId;

@@ -1,4 +1,4 @@
-package faultbed.harness.ns;
+package faultbed.harness.daemons;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +19,7 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
  * (NodeId, ports, pid) to the status file, atomically.
  */
 public final class NodeProcess {
-  static final String SITE = "node-site.xml";
+  public static final String SITE = "node-site.xml";
 
   private NodeProcess() {}
 

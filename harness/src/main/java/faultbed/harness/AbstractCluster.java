@@ -1,0 +1,195 @@
+package faultbed.harness;
+
+import faultbed.faults.DirectoryHealer;
+import faultbed.faults.Ledger;
+import faultbed.harness.daemons.ResourceTrackerLink;
+import faultbed.harness.observe.RunExecutor;
+import faultbed.harness.observe.RunListener;
+import faultbed.results.RunRecord;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.awaitility.Awaitility;
+
+/**
+ * The lifecycle every backend shares: start (heal what dead harnesses left, open a ledger, make
+ * the working folder), run, reset (bring dead nodes back, clear live ones, wait until the RM has
+ * every node RUNNING and idle) and close (the backend stops what it started, then the ledger heals
+ * the rest). A backend is only what differs: how a node's processes are started, contained,
+ * addressed and faulted.
+ */
+public abstract class AbstractCluster<N extends Node> implements Cluster {
+  private static final Duration ALL_IDLE = Duration.ofSeconds(60);
+
+  protected final ClusterSpec spec;
+  protected final Ledger ledger;
+  protected final Path workDir;
+  private volatile ResourceTrackerLink rm;
+  private volatile RunListener listener = RunListener.NONE;
+  private boolean closed;
+
+  protected AbstractCluster(ClusterSpec spec, Ledger ledger, Path workDir) {
+    this.spec = spec;
+    this.ledger = ledger;
+    this.workDir = workDir;
+  }
+
+  /** Builds a backend's cluster in its ledger and working folder; may throw anything. */
+  protected interface Assembly<C> {
+    C assemble(Ledger ledger, Path workDir) throws IOException;
+  }
+
+  /**
+   * Heals what dead faultbed processes left on this machine (each item to {@code log}), opens a
+   * ledger and a working folder, and assembles the cluster in them. If assembly fails,
+   * {@code abandon} stops what it had started and the ledger heals the rest.
+   */
+  protected static <C extends AbstractCluster<?>> C start(String backend, Consumer<String> log,
+      Assembly<C> assembly, Consumer<Ledger> abandon) {
+    for (String healed : Ledger.healOrphans()) {
+      log.accept("healed leftover: " + healed);
+    }
+    Ledger ledger = Ledger.open();
+    Path work = workRoot().resolve(ledger.owner());
+    try {
+      Files.createDirectories(work);
+      ledger.record(DirectoryHealer.entry(work, "cluster"));
+      return assembly.assemble(ledger, work);
+    } catch (IOException e) {
+      abandon.accept(ledger);
+      ledger.close();
+      throw new UncheckedIOException("cannot start the " + backend + " cluster in " + work, e);
+    } catch (RuntimeException e) {
+      abandon.accept(ledger);
+      ledger.close();
+      throw e;
+    }
+  }
+
+  /** Where cluster working folders go: disk, not tmpfs, since HDFS blocks live there. */
+  public static Path workRoot() {
+    String own = faultbed.faults.Capability.isRoot() ? "faultbed" : "faultbed-" + System.getProperty("user.name");
+    return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/" + own));
+  }
+
+  /** Called once the ResourceManager runs: node and application state are asked of it. */
+  protected final void resourceManagerUp(ResourceTrackerLink link) {
+    this.rm = link;
+  }
+
+  protected final ResourceTrackerLink rm() {
+    return rm;
+  }
+
+  /** The backend's name in run records. */
+  protected abstract String backendLabel();
+
+  @Override
+  public abstract List<N> nodes();
+
+  /** Kills what a finished run left on a live node (its containers), keeping the node itself. */
+  protected abstract void clearContainers(N node);
+
+  /** Starts a fresh generation of a dead node in its slot; {@link #awaitServing} waits for it. */
+  protected abstract void restart(N node);
+
+  /** Waits until a restarted node serves and the RM and NameNode know it. */
+  protected void awaitServing(N node) {}
+
+  /** Whether the node itself (not only the RM) holds no container any more. */
+  protected abstract boolean idle(N node);
+
+  /** Stops every node and daemon the backend started; the ledger heals the rest afterwards. */
+  protected abstract void stop();
+
+  @Override
+  public Cluster listen(RunListener l) {
+    this.listener = l == null ? RunListener.NONE : l;
+    return this;
+  }
+
+  public String owner() {
+    return ledger.owner();
+  }
+
+  public Ledger ledger() {
+    return ledger;
+  }
+
+  @Override
+  public ClusterSpec spec() {
+    return spec;
+  }
+
+  @Override
+  public Path stateDir() {
+    return workDir.resolve("state");
+  }
+
+  @Override
+  public Map<String, String> nodeStates() {
+    return rm.nodeStates();
+  }
+
+  @Override
+  public String applicationState(String applicationId) {
+    return rm.applicationState(applicationId);
+  }
+
+  @Override
+  public RunRecord.ClusterInfo info() {
+    return new RunRecord.ClusterInfo(backendLabel(), spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
+  }
+
+  @Override
+  public RunRecord run(RunSpec run) {
+    return new RunExecutor(this, listener).execute(run);
+  }
+
+  /**
+   * Brings every node that is down back as a fresh generation in its slot (the RM made to forget
+   * the dead NodeId first, so no run starts with a dead node it still schedules on), clears what
+   * the last run left on live nodes, and waits until the RM sees all nodes RUNNING with nothing
+   * allocated.
+   */
+  @Override
+  public void reset() {
+    List<N> restarted = new ArrayList<>();
+    for (N node : nodes()) {
+      node.resumeHeartbeats();
+      if (node.isUp()) {
+        clearContainers(node);
+        continue;
+      }
+      NodeId old = NodeId.fromString(node.nodeId());
+      if ("RUNNING".equals(nodeStates().get(old.toString()))) {
+        rm.expire(old);
+      }
+      restart(node);
+      restarted.add(node);
+    }
+    restarted.forEach(this::awaitServing);
+    Awaitility.await("all nodes RUNNING and idle").atMost(ALL_IDLE).pollInterval(Duration.ofMillis(100))
+        .until(() -> nodes().stream().allMatch(n -> rm.runningAndIdle(NodeId.fromString(n.nodeId())) && idle(n)));
+  }
+
+  @Override
+  public final synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      stop();
+    } finally {
+      ledger.close();
+    }
+  }
+}
