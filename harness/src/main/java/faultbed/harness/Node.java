@@ -40,11 +40,27 @@ public interface Node {
   /** Every process of every container of this node (members of its cgroup). */
   Set<Long> processes();
 
-  /** The node's group path (faultbed/<harness>/node-<i>), the same in every cgroup hierarchy the host uses. */
+  /**
+   * What holds the node's processes, for the record: its group path (faultbed/<harness>/node-<i>,
+   * the same in every cgroup hierarchy the host uses), or its container's name.
+   */
   String cgroup();
 
-  /** The node's cgroup itself, for faults that limit, load or freeze the node. */
-  faultbed.faults.Cgroup group();
+  /** Every process of the node stopped where it stands until healed. */
+  faultbed.faults.Installed freeze();
+
+  /**
+   * The node made slower, like a VM sharing its host: CPU time in cores per wall second, disk
+   * throughput of its local folders in bytes per second; null leaves that resource alone.
+   */
+  faultbed.faults.Installed limit(Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond);
+
+  /** {@code count} CPU spinners competing with the node's containers under its limits. */
+  faultbed.faults.Installed cpuSpinners(int count);
+
+  /** {@code count} dd writers looping over the node's local folders; their files go on heal. */
+  faultbed.faults.Installed diskWriters(faultbed.faults.Ledger ledger, String runId, int count, long blockBytes,
+      long fileBytes, boolean direct);
 
   /** Every TCP port the node serves (shuffle, container manager, web), for network faults. */
   List<Integer> ports();

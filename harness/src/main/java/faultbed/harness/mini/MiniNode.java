@@ -2,6 +2,7 @@ package faultbed.harness.mini;
 
 import faultbed.faults.Cgroup;
 import faultbed.harness.HarnessException;
+import faultbed.harness.CgroupNode;
 import faultbed.harness.Node;
 import faultbed.harness.daemons.ResourceTrackerLink;
 import java.io.IOException;
@@ -25,7 +26,7 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.ContainerManag
 import org.apache.hadoop.yarn.server.nodemanager.containermanager.container.Container;
 
 /** A NodeManager slot of the mini cluster, with its cgroup; see {@link Node}. */
-public final class MiniNode implements Node {
+public final class MiniNode implements CgroupNode {
   private final int index;
   private final ResourceTrackerLink rm;
   private volatile Cgroup cgroup;
@@ -145,11 +146,6 @@ public final class MiniNode implements Node {
   @Override
   public Set<Long> processes() {
     return cgroup.pids();
-  }
-
-  @Override
-  public String cgroup() {
-    return cgroup.path();
   }
 
   @Override

@@ -3,6 +3,7 @@ package faultbed.harness.ns;
 import faultbed.faults.Cgroup;
 import faultbed.faults.Installed;
 import faultbed.faults.NodeNetwork;
+import faultbed.harness.CgroupNode;
 import faultbed.harness.Node;
 import faultbed.harness.daemons.NodeStatus;
 import java.io.IOException;
@@ -29,7 +30,7 @@ import java.util.TreeSet;
  * across resets; each reset of a dead node starts a new generation (process, cgroup, folders) in
  * the same namespace, at the same address.
  */
-public final class NamespaceNode implements Node {
+public final class NamespaceNode implements CgroupNode {
   private final int index;
   private final NodeNetwork network;
   private final NodeNetwork.NodeNamespace namespace;
@@ -112,11 +113,6 @@ public final class NamespaceNode implements Node {
   @Override
   public Set<Long> processes() {
     return current.group().pids();
-  }
-
-  @Override
-  public String cgroup() {
-    return current.group().path();
   }
 
   @Override

@@ -1,6 +1,5 @@
 package faultbed.harness.timeline;
 
-import faultbed.faults.Load;
 import faultbed.harness.Node;
 import java.time.Duration;
 import java.util.Map;
@@ -14,6 +13,6 @@ public record CpuHog(Target target, int spinners, Duration duration) implements 
 
   @Override
   public Injection inject(Node node, FaultContext context) {
-    return new Injection(Map.of("spinners", Integer.toString(spinners)), Load.cpuSpinners(node.group(), spinners));
+    return new Injection(Map.of("spinners", Integer.toString(spinners)), node.cpuSpinners(spinners));
   }
 }

@@ -1,8 +1,6 @@
 package faultbed.harness.timeline;
 
-import faultbed.faults.Load;
 import faultbed.harness.Node;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -17,7 +15,6 @@ public record DiskLoad(Target target, int writers, long blockBytes, long fileByt
   @Override
   public Injection inject(Node node, FaultContext context) {
     return new Injection(Map.of("writers", Integer.toString(writers)),
-        Load.diskWriters(context.ledger(), context.runId(), node.group(),
-            node.localDirs().stream().map(Path::of).toList(), writers, blockBytes, fileBytes, direct));
+        node.diskWriters(context.ledger(), context.runId(), writers, blockBytes, fileBytes, direct));
   }
 }

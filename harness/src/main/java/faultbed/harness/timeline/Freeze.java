@@ -23,11 +23,9 @@ public record Freeze(Target target, Duration duration) implements Fault {
   @Override
   public Injection inject(Node node, FaultContext context) {
     node.pauseHeartbeats();
-    node.group().freeze();
-    return new Injection(Map.of("processesFrozen", Integer.toString(node.group().pids().size())), () -> {
-      if (node.group().exists()) {
-        node.group().thaw();
-      }
+    faultbed.faults.Installed frozen = node.freeze();
+    return new Injection(Map.of("processesFrozen", Integer.toString(node.processes().size())), () -> {
+      frozen.heal();
       node.resumeHeartbeats();
     });
   }

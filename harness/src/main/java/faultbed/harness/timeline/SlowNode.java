@@ -1,8 +1,6 @@
 package faultbed.harness.timeline;
 
-import faultbed.faults.NodeLimits;
 import faultbed.harness.Node;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -42,7 +40,6 @@ public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, 
     if (writeBytesPerSecond != null) {
       detail.put("writeBytesPerSecond", writeBytesPerSecond.toString());
     }
-    return new Injection(detail, NodeLimits.apply(node.group(), cpuCores, readBytesPerSecond, writeBytesPerSecond,
-        node.localDirs().stream().map(Path::of).toList()));
+    return new Injection(detail, node.limit(cpuCores, readBytesPerSecond, writeBytesPerSecond));
   }
 }
