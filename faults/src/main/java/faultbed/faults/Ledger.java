@@ -34,6 +34,8 @@ public final class Ledger implements AutoCloseable {
     register(new Toxiproxy.ProxyHealer());
     register(new NodeNetwork.NamespaceHealer());
     register(new NodeNetwork.LinkHealer());
+    register(new DockerEngine.ContainerHealer());
+    register(new DockerEngine.NetworkHealer());
   }
 
   private final String owner;

@@ -62,7 +62,7 @@ public final class NodeNetwork implements AutoCloseable {
   }
 
   /** The first 198.18.0.0/15 /24 no interface of this machine has an address in. */
-  private static String freeSubnet() {
+  public static String freeSubnet() {
     String addrs = Shell.check(List.of("ip", "-4", "-o", "addr", "show"));
     for (int i = 0; i < 512; i++) {
       String s = (i < 256 ? "198.18." : "198.19.") + (i % 256);

@@ -1,5 +1,6 @@
 package faultbed.harness;
 
+import faultbed.harness.containers.ContainerCluster;
 import faultbed.harness.mini.MiniCluster;
 import faultbed.harness.ns.NamespaceCluster;
 import java.util.function.Consumer;
@@ -13,6 +14,7 @@ public final class Clusters {
     return switch (spec.backend()) {
       case MINI -> MiniCluster.start(spec, log);
       case NAMESPACE -> NamespaceCluster.start(spec, log);
+      case CONTAINERS -> ContainerCluster.start(spec, log);
     };
   }
 

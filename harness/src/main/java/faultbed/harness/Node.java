@@ -34,9 +34,6 @@ public interface Node {
 
   List<String> logDirs();
 
-  /** Session-leader pids of the containers the NodeManager knows are running. */
-  Set<Long> containerPids();
-
   /** Every process of every container of this node (members of its cgroup). */
   Set<Long> processes();
 

@@ -8,9 +8,11 @@ import java.util.Locale;
  * start and reset, nodes share the host's address). {@code namespace}: each node a process tree of
  * its own (DataNode, NodeManager and containers) in its own network namespace, address and cgroup,
  * so it dies, stalls and drops off the network the way a machine does; needs root.
+ * {@code containers}: each node the same process tree in a Docker container of its own, with its
+ * own address; needs a Docker engine, not root.
  */
 public enum NodeBackend {
-  MINI, NAMESPACE;
+  MINI, NAMESPACE, CONTAINERS;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

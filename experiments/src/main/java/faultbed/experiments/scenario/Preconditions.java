@@ -29,13 +29,19 @@ public final class Preconditions {
     return new ArrayList<>(problems);
   }
 
-  /** What the cluster itself needs, faults aside: the namespace backend's kernel parts, a Toxiproxy server. */
+  /**
+   * What the cluster itself needs, faults aside: the namespace backend's kernel parts, the
+   * containers backend's Docker engine, a Toxiproxy server.
+   */
   public static List<String> problems(faultbed.harness.ClusterSpec cluster) {
     LinkedHashSet<String> problems = new LinkedHashSet<>();
     if (cluster.backend() == faultbed.harness.NodeBackend.NAMESPACE) {
       for (Capability c : List.of(Capability.NETNS, Capability.IPTABLES)) {
         c.problems().forEach(p -> problems.add("cluster.backend \"namespace\": " + p));
       }
+    }
+    if (cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS) {
+      faultbed.faults.DockerEngine.unavailable().ifPresent(p -> problems.add("cluster.backend \"containers\": " + p));
     }
     if (cluster.network().isToxiproxy()) {
       // the server fronts every node's shuffle, faults or not

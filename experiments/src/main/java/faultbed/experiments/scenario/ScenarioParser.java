@@ -252,7 +252,7 @@ public final class ScenarioParser {
     throw new ScenarioException(at, expected + ", got " + n);
   }
 
-  /** "mini" or "namespace". */
+  /** "mini", "namespace" or "containers". */
   public static NodeBackend backend(String name, String at) {
     try {
       return NodeBackend.of(name, at);
@@ -266,9 +266,9 @@ public final class ScenarioParser {
     if (!v.cluster().network().isToxiproxy()) {
       return;
     }
-    if (v.cluster().backend() == NodeBackend.NAMESPACE) {
-      throw new ScenarioException(at + "cluster.network", "the namespace backend makes network faults on each"
-          + " node's own link; \"toxiproxy\" goes with the mini backend (cluster.backend \"mini\")");
+    if (v.cluster().backend() != NodeBackend.MINI) {
+      throw new ScenarioException(at + "cluster.network", "the " + v.cluster().backend().label() + " backend makes"
+          + " network faults on each node's own link; \"toxiproxy\" goes with the mini backend (cluster.backend \"mini\")");
     }
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {

@@ -32,7 +32,10 @@ public @interface Faultbed {
    */
   String network() default "kernel";
 
-  /** Where the nodes run: "mini" (in-process) or "namespace" (a process tree per node; root). */
+  /**
+   * Where the nodes run: "mini" (in-process), "namespace" (a process tree per node; root) or
+   * "containers" (a Docker container per node).
+   */
   String backend() default "mini";
 
   /** Hadoop settings as {@code key=value}. */

@@ -132,18 +132,6 @@ public final class MiniNode implements CgroupNode {
   }
 
   @Override
-  public Set<Long> containerPids() {
-    Set<Long> pids = new TreeSet<>();
-    for (ContainerId id : nm.getNMContext().getContainers().keySet()) {
-      String pid = nm.getNMContext().getContainerExecutor().getProcessId(id);
-      if (pid != null && !pid.isBlank()) {
-        pids.add(Long.parseLong(pid.trim()));
-      }
-    }
-    return pids;
-  }
-
-  @Override
   public Set<Long> processes() {
     return cgroup.pids();
   }

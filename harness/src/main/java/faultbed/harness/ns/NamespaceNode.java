@@ -97,18 +97,6 @@ public final class NamespaceNode implements CgroupNode {
     return current.status().pid();
   }
 
-  /** Containers' session leaders: members of the node's cgroup whose parent is the node process. */
-  @Override
-  public Set<Long> containerPids() {
-    Set<Long> pids = new TreeSet<>();
-    long node = pid();
-    for (long p : current.group().pids()) {
-      ProcessHandle.of(p).flatMap(ProcessHandle::parent).filter(parent -> parent.pid() == node)
-          .ifPresent(parent -> pids.add(p));
-    }
-    return pids;
-  }
-
   /** Every process of the node: the node process itself and all its containers. */
   @Override
   public Set<Long> processes() {

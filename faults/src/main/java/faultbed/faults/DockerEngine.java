@@ -1,0 +1,138 @@
+package faultbed.faults;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.exception.NotFoundException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * The Docker engine as faultbed uses it, through the client Testcontainers finds: whether one
+ * answers, and the two kinds of thing the containers backend puts on it (node containers and their
+ * network), each labelled with the harness that made it and recorded in its ledger, so a later
+ * start removes what a dead harness left.
+ */
+public final class DockerEngine {
+  /** The label every container and network of faultbed carries: the owning harness. */
+  public static final String OWNER_LABEL = "faultbed.owner";
+  static final String CONTAINER_KIND = "docker-container";
+  static final String NETWORK_KIND = "docker-network";
+
+  private DockerEngine() {}
+
+  /** Empty when an engine answers; otherwise one line saying why not and what to do. */
+  public static Optional<String> unavailable() {
+    if (!mayBeThere()) {
+      return Optional.of("no Docker engine: nothing at /var/run/docker.sock and DOCKER_HOST is not set"
+          + " (install and start Docker, or point DOCKER_HOST at an engine)");
+    }
+    try {
+      if (DockerClientFactory.instance().isDockerAvailable()) {
+        return Optional.empty();
+      }
+    } catch (RuntimeException e) {
+      return Optional.of("the Docker engine does not answer (" + e.getMessage() + ")");
+    }
+    return Optional.of("the Docker engine does not answer (Testcontainers found none): start it, or check"
+        + " that this user may use its socket");
+  }
+
+  /** Cheap, before asking Testcontainers (which probes for seconds and logs when there is none). */
+  private static boolean mayBeThere() {
+    String host = System.getenv("DOCKER_HOST");
+    return (host != null && !host.isBlank()) || Files.exists(Path.of("/var/run/docker.sock"));
+  }
+
+  public static DockerClient client() {
+    return DockerClientFactory.instance().client();
+  }
+
+  /** The ledger entry of a container named {@code name}, recorded before it is created. */
+  public static LedgerEntry container(String name) {
+    return new LedgerEntry(CONTAINER_KIND, name, "cluster", Map.of());
+  }
+
+  /** The ledger entry of a network named {@code name}, recorded before it is created. */
+  public static LedgerEntry network(String name) {
+    return new LedgerEntry(NETWORK_KIND, name, "cluster", Map.of());
+  }
+
+  /** Removes a container with everything in it, running or not. */
+  static final class ContainerHealer implements Healer {
+    @Override
+    public String kind() {
+      return CONTAINER_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      if (!mayBeThere()) {
+        return null;
+      }
+      try {
+        client().removeContainerCmd(entry.id()).withForce(true).withRemoveVolumes(true).exec();
+        return "removed container " + entry.id();
+      } catch (NotFoundException gone) {
+        return null;
+      }
+    }
+
+    @Override
+    public List<Found> findAll() {
+      List<Found> found = new ArrayList<>();
+      if (!mayBeThere() || unavailable().isPresent()) {
+        return found;
+      }
+      for (var c : client().listContainersCmd().withShowAll(true).withLabelFilter(List.of(OWNER_LABEL)).exec()) {
+        String name = c.getNames().length == 0 ? c.getId() : c.getNames()[0].replaceFirst("^/", "");
+        found.add(new Found(container(name), c.getLabels().get(OWNER_LABEL)));
+      }
+      return found;
+    }
+  }
+
+  /** Removes a network; its containers go first (a network with endpoints cannot be removed). */
+  static final class NetworkHealer implements Healer {
+    @Override
+    public String kind() {
+      return NETWORK_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      if (!mayBeThere()) {
+        return null;
+      }
+      try {
+        var net = client().inspectNetworkCmd().withNetworkId(entry.id()).exec();
+        for (String id : net.getContainers() == null ? List.<String>of() : List.copyOf(net.getContainers().keySet())) {
+          try {
+            client().removeContainerCmd(id).withForce(true).exec();
+          } catch (NotFoundException gone) {
+            // removed meanwhile
+          }
+        }
+        client().removeNetworkCmd(entry.id()).exec();
+        return "removed Docker network " + entry.id();
+      } catch (NotFoundException gone) {
+        return null;
+      }
+    }
+
+    @Override
+    public List<Found> findAll() {
+      List<Found> found = new ArrayList<>();
+      if (!mayBeThere() || unavailable().isPresent()) {
+        return found;
+      }
+      for (var n : client().listNetworksCmd().withFilter("label", List.of(OWNER_LABEL)).exec()) {
+        found.add(new Found(network(n.getName()), n.getLabels().get(OWNER_LABEL)));
+      }
+      return found;
+    }
+  }
+}

@@ -1,0 +1,318 @@
+package faultbed.faults;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.model.Frame;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A worker node's container, and what faults do to it through Docker's own means and inside its
+ * network namespace, never through a cgroup or rule of the host: pause and unpause (freeze), the
+ * container's CPU quota (a slower VM), processes started inside it (load), signals inside it
+ * (crash), and its own link and queueing discipline (network faults; the container holds
+ * NET_ADMIN for that). Its first process only sleeps, so the container, its address and its
+ * network stack outlive every node process: a crashed node's ports answer with RST, as a live
+ * host's do.
+ */
+public final class NodeContainer {
+  private static final AtomicInteger SEQ = new AtomicInteger();
+  /** Between two asks of the engine while waiting for processes to come or go. */
+  private static final long POLL = Duration.ofMillis(50).toNanos();
+
+  private final String id;
+  private final String name;
+  private final String address;
+  private final String gateway;
+
+  public NodeContainer(String id, String name, String address, String gateway) {
+    this.id = id;
+    this.name = name;
+    this.address = address;
+    this.gateway = gateway;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public String address() {
+    return address;
+  }
+
+  private static DockerClient docker() {
+    return DockerEngine.client();
+  }
+
+  /** One process of the container as the host sees it. */
+  public record Process(long hostPid, String command) {}
+
+  /** Every process in the container, its first (the sleeper) included, with host pids. */
+  public List<Process> processes() {
+    var top = docker().topContainerCmd(id).withPsArgs("-eo pid,args").exec();
+    List<Process> out = new ArrayList<>();
+    if (top.getProcesses() == null) {
+      return out;
+    }
+    for (String[] row : top.getProcesses()) {
+      out.add(new Process(Long.parseLong(row[0].strip()), row.length > 1 ? row[1] : ""));
+    }
+    return out;
+  }
+
+  /** Runs {@code command} inside as root and returns what it printed; fails with its output otherwise. */
+  public String exec(List<String> command) {
+    String exec = docker().execCreateCmd(id).withUser("root").withCmd(command.toArray(String[]::new))
+        .withAttachStdout(true).withAttachStderr(true).exec().getId();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (var cb = docker().execStartCmd(exec).exec(new ResultCallback.Adapter<Frame>() {
+      @Override
+      public void onNext(Frame frame) {
+        out.writeBytes(frame.getPayload());
+      }
+    })) {
+      if (!cb.awaitCompletion(30, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("timed out in container " + name + ": " + String.join(" ", command));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted: " + String.join(" ", command), e);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Long code = docker().inspectExecCmd(exec).exec().getExitCodeLong();
+    String text = out.toString(StandardCharsets.UTF_8).strip();
+    if (code == null || code != 0) {
+      throw new IllegalStateException(String.join(" ", command) + " failed in container " + name + " (" + code
+          + "): " + text);
+    }
+    return text;
+  }
+
+  /**
+   * Starts {@code command} inside as {@code user} ("uid:gid") with {@code env}, detached; returns
+   * the exec's id, whose state {@link #running} tells.
+   */
+  public String start(List<String> command, String user, Map<String, String> env) {
+    String exec = docker().execCreateCmd(id).withUser(user).withCmd(command.toArray(String[]::new))
+        .withEnv(env.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()).exec().getId();
+    docker().execStartCmd(exec).withDetach(true).exec(new ResultCallback.Adapter<>());
+    return exec;
+  }
+
+  /** Whether a started command still runs; its exit code otherwise. */
+  public Long exitCode(String exec) {
+    var state = docker().inspectExecCmd(exec).exec();
+    return Boolean.TRUE.equals(state.isRunning()) ? null : state.getExitCodeLong();
+  }
+
+  /**
+   * SIGKILL to every process but the container's first, from inside: kill(-1) spares only pid 1
+   * and the caller. Returns how many processes died.
+   */
+  public int killAll() {
+    int before = processes().size();
+    exec(List.of("sh", "-c", "kill -9 -1; true"));
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (processes().size() > 1 && System.nanoTime() < deadline) {
+      LockSupport.parkNanos(POLL);
+    }
+    return Math.max(0, before - processes().size());
+  }
+
+  /** Docker's pause: every process of the container frozen; unpause on heal. */
+  public Installed pause() {
+    docker().pauseContainerCmd(id).exec();
+    return () -> {
+      if (paused()) {
+        docker().unpauseContainerCmd(id).exec();
+      }
+    };
+  }
+
+  private boolean paused() {
+    try {
+      return Boolean.TRUE.equals(docker().inspectContainerCmd(id).exec().getState().getPaused());
+    } catch (com.github.dockerjava.api.exception.NotFoundException gone) {
+      return false;
+    }
+  }
+
+  /** The container's CPU quota cut to {@code cores} cores per wall second, as {@code docker update --cpus}. */
+  public Installed limitCpu(double cores) {
+    if (cores <= 0) {
+      throw new IllegalArgumentException("cpu: expected a positive number of cores, got " + cores);
+    }
+    long period = 100_000;
+    docker().updateContainerCmd(id).withCpuPeriod((int) period).withCpuQuota((int) Math.round(cores * period)).exec();
+    return () -> docker().updateContainerCmd(id).withCpuQuota(-1).exec();
+  }
+
+  /**
+   * {@code count} copies of {@code loop} started inside under a tag of their own; heal kills them
+   * by that tag and runs {@code after} (a cleaning command) if given.
+   */
+  public Installed load(String runId, int count, String loop, String after) {
+    String tag = "faultbed-load-" + runId + "-" + SEQ.incrementAndGet();
+    // the tag is the shell's $0, so it shows in the process list and pkill -f finds it
+    for (int i = 0; i < count; i++) {
+      start(List.of("sh", "-c", loop, tag + "-" + i), "root", Map.of());
+    }
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (processes().stream().filter(p -> p.command().contains(tag)).count() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("load processes did not start in container " + name);
+      }
+      LockSupport.parkNanos(POLL);
+    }
+    return () -> {
+      try {
+        exec(List.of("sh", "-c", "pkill -9 -f '" + tag + "'; " + (after == null ? "true" : after)));
+      } catch (IllegalStateException | com.github.dockerjava.api.exception.DockerException gone) {
+        // the node (and its load) died with a crash
+      }
+    };
+  }
+
+  /**
+   * The node's network faults, made inside its own namespace: its link down for a blackhole or a
+   * silent death, a token bucket on what it sends for a bandwidth cap, netem for latency. RST
+   * suppression needs iptables, which the node image lacks: it is made from the host (as root) in
+   * the container's namespace.
+   */
+  public NetworkFaults networkFaults() {
+    return new NetworkFaults() {
+      @Override
+      public String name() {
+        return "container";
+      }
+
+      @Override
+      public List<Integer> reach(List<Integer> ports) {
+        return List.copyOf(ports);
+      }
+
+      @Override
+      public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {
+        if (bytesPerSecond <= 0) {
+          throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
+        }
+        exec(List.of("tc", "qdisc", "replace", "dev", "eth0", "root", "tbf", "rate", (bytesPerSecond * 8) + "bit",
+            "burst", Long.toString(Math.max(16 * 1024, bytesPerSecond / 50)), "latency", "200ms"));
+        return clearQdisc();
+      }
+
+      @Override
+      public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
+        List<String> p = TrafficControl.latencyProblems();
+        if (!p.isEmpty()) {
+          throw new PreconditionFailed(p.get(0));
+        }
+        List<String> netem = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0", "root", "netem", "delay",
+            delay.toMillis() + "ms"));
+        if (!jitter.isZero()) {
+          netem.add(jitter.toMillis() + "ms");
+        }
+        exec(netem);
+        return clearQdisc();
+      }
+
+      private Installed clearQdisc() {
+        return () -> quietly(List.of("tc", "qdisc", "del", "dev", "eth0", "root"));
+      }
+
+      @Override
+      public Installed dropAll(String runId, List<Integer> ports) {
+        return unplug();
+      }
+
+      @Override
+      public Installed silence(String runId, List<Integer> ports) {
+        return unplug();
+      }
+
+      @Override
+      public Installed dropRst(String runId, List<Integer> ports) {
+        List<Installed> parts = new ArrayList<>();
+        for (int port : ports) {
+          parts.add(hostRule(runId, List.of("-p", "tcp", "--sport", Integer.toString(port), "--tcp-flags", "RST", "RST")));
+        }
+        return Installed.all(parts);
+      }
+    };
+  }
+
+  /**
+   * The node's link goes down from inside: nothing reaches it or leaves it, not even a refusal.
+   * Heal brings it up with its default route back.
+   */
+  public Installed unplug() {
+    exec(List.of("ip", "link", "set", "eth0", "down"));
+    return () -> {
+      try {
+        plug();
+      } catch (RuntimeException gone) {
+        // the container is gone: nothing to heal
+      }
+    };
+  }
+
+  /** The node's link up, with its default route back (a link going down takes it); a link already up stays. */
+  public void plug() {
+    exec(List.of("sh", "-c", "ip link set eth0 up && ip route replace default via " + gateway + " dev eth0"));
+  }
+
+  /**
+   * Nothing the node sends reaches the harness's address (the RM's heartbeats among it): a
+   * blackhole route inside the node, which needs no iptables.
+   */
+  public Installed cutHarness() {
+    exec(List.of("ip", "route", "replace", "blackhole", gateway + "/32"));
+    return () -> quietly(List.of("ip", "route", "del", "blackhole", gateway + "/32"));
+  }
+
+  /** A DROP rule for what the node sends that matches {@code match}, from the host (root) in the node's namespace. */
+  private Installed hostRule(String runId, List<String> match) {
+    List<String> p = new ArrayList<>(Iptables.problems());
+    if (!Capability.isRoot()) {
+      p.add("RST suppression on the containers backend needs root on the host: the node image has no iptables,"
+          + " so the rule is made from the host in the node's namespace");
+    }
+    if (!p.isEmpty()) {
+      throw new PreconditionFailed(p.get(0));
+    }
+    Long pid = docker().inspectContainerCmd(id).exec().getState().getPidLong();
+    List<String> rule = new ArrayList<>(match);
+    rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + runId, "-j", "DROP"));
+    List<String> add = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-A", "OUTPUT"));
+    add.addAll(rule);
+    Shell.check(add);
+    List<String> del = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-D", "OUTPUT"));
+    del.addAll(rule);
+    return () -> Shell.run(del);
+  }
+
+  private void quietly(List<String> command) {
+    try {
+      exec(command);
+    } catch (RuntimeException gone) {
+      // the container is gone or the thing already undone: nothing to heal
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "container " + name + " (" + address + ")";
+  }
+}
