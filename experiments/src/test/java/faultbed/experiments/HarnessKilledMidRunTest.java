@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import faultbed.faults.Cgroup;
 import faultbed.faults.Capability;
+import faultbed.faults.DockerEngine;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.mini.MiniCluster;
 import java.io.IOException;
@@ -80,28 +81,47 @@ class HarnessKilledMidRunTest {
     return out;
   }
 
+  /**
+   * On the containers backend the dead harness leaves its node containers (with their processes)
+   * and its Docker network: one new start removes them.
+   */
+  @Test
+  void nextStartRemovesTheNodeContainersAndNetworkADeadHarnessLeft(@TempDir Path dir) throws Exception {
+    assumeTrue(DockerEngine.unavailable().isEmpty(), () -> "no Docker engine: " + DockerEngine.unavailable().orElse(""));
+    String owner = killMidRun(dir, "containers", o -> !containersOf(o, true).isEmpty());
+    assertFalse(containersOf(owner, false).isEmpty(), "node containers outlive a SIGKILLed harness");
+    List<String> said = new CopyOnWriteArrayList<>();
+    try (MiniCluster next = MiniCluster.start(ClusterSpec.nodes(1), said::add)) {
+      assertTrue(containersOf(owner, false).isEmpty(), "no container of the dead run survives the next start");
+      assertTrue(DockerEngine.client().listNetworksCmd().exec().stream().noneMatch(n -> n.getName().contains(owner)),
+          "the dead run's network is removed");
+      assertTrue(said.stream().anyMatch(l -> l.contains("removed container") && l.contains(owner)),
+          "the start says what it removed: " + said);
+    }
+  }
+
+  /** Names of the containers a harness owner prefix made; with {@code runningTasks}, only those running a task or AM. */
+  private static List<String> containersOf(String ownerPrefix, boolean runningTasks) {
+    List<String> out = new ArrayList<>();
+    var docker = DockerEngine.client();
+    for (var c : docker.listContainersCmd().withShowAll(true).withLabelFilter(List.of(DockerEngine.OWNER_LABEL)).exec()) {
+      if (!c.getLabels().get(DockerEngine.OWNER_LABEL).startsWith(ownerPrefix)) {
+        continue;
+      }
+      boolean tasks = "running".equals(c.getState()) && java.util.Arrays.stream(
+          docker.topContainerCmd(c.getId()).withPsArgs("-eo args").exec().getProcesses())
+          .anyMatch(row -> row[0].contains("YarnChild") || row[0].contains("MRAppMaster"));
+      if (!runningTasks || tasks) {
+        out.add(c.getNames()[0]);
+      }
+    }
+    return out;
+  }
+
   /** Runs a scenario in a child harness, SIGKILLs it mid-run, starts a mini cluster; returns the dead owner's prefix. */
   private static String killMidRunThenStartAgain(Path dir, String backend) throws Exception {
     assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
-    Path scenario = dir.resolve("killed.json");
-    Files.writeString(scenario, SCENARIO);
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
-        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
-        "--backend", backend));
-    Process harness = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("harness.log").toFile()).start();
-    String owner = "h" + harness.pid() + "-";
-    try {
-      Awaitility.await("container JVMs of the child harness").atMost(Duration.ofSeconds(180))
-          .pollInterval(Duration.ofMillis(500))
-          .until(() -> containerJvmsOf(owner).size() >= 2 || !harness.isAlive());
-      assertTrue(harness.isAlive(), () -> "child harness exited early: " + log(dir));
-    } finally {
-      harness.destroyForcibly(); // SIGKILL: no shutdown hook runs
-      harness.waitFor();
-    }
+    String owner = killMidRun(dir, backend, o -> containerJvmsOf(o).size() >= 2);
     List<Long> orphans = containerJvmsOf(owner);
     assertFalse(orphans.isEmpty(), "container JVMs outlive a SIGKILLed harness (the hazard this guards against)");
 
@@ -117,6 +137,34 @@ class HarnessKilledMidRunTest {
       assertTrue(Cgroup.instances().stream().noneMatch(i -> i.startsWith(owner)), Cgroup.instances().toString());
       assertTrue(said.stream().anyMatch(l -> l.contains("deleted folder") && l.contains(owner)),
           "the dead run's working folder is removed: " + said);
+    }
+    return owner;
+  }
+
+  /**
+   * Runs a scenario in a child harness on {@code backend} until {@code running} holds for its
+   * owner prefix, then SIGKILLs it; returns that prefix.
+   */
+  private static String killMidRun(Path dir, String backend, java.util.function.Predicate<String> running)
+      throws Exception {
+    Path scenario = dir.resolve("killed.json");
+    Files.writeString(scenario, SCENARIO);
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"),
+        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
+        "--backend", backend));
+    Process harness = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("harness.log").toFile()).start();
+    String owner = "h" + harness.pid() + "-";
+    try {
+      Awaitility.await("tasks of the child harness running").atMost(Duration.ofSeconds(180))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> running.test(owner) || !harness.isAlive());
+      assertTrue(harness.isAlive(), () -> "child harness exited early: " + log(dir));
+    } finally {
+      harness.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      harness.waitFor();
     }
     return owner;
   }

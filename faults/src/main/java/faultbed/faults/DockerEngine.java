@@ -51,6 +51,11 @@ public final class DockerEngine {
     return DockerClientFactory.instance().client();
   }
 
+  /** The client, if an engine answers: healers ask only then, so hosts without Docker are not probed each start. */
+  private static Optional<DockerClient> answering() {
+    return mayBeThere() && unavailable().isEmpty() ? Optional.of(client()) : Optional.empty();
+  }
+
   /** The ledger entry of a container named {@code name}, recorded before it is created. */
   public static LedgerEntry container(String name) {
     return new LedgerEntry(CONTAINER_KIND, name, "cluster", Map.of());
@@ -70,24 +75,22 @@ public final class DockerEngine {
 
     @Override
     public String heal(LedgerEntry entry) {
-      if (!mayBeThere()) {
-        return null;
-      }
-      try {
-        client().removeContainerCmd(entry.id()).withForce(true).withRemoveVolumes(true).exec();
-        return "removed container " + entry.id();
-      } catch (NotFoundException gone) {
-        return null;
-      }
+      return answering().map(docker -> {
+        try {
+          docker.removeContainerCmd(entry.id()).withForce(true).withRemoveVolumes(true).exec();
+          return "removed container " + entry.id();
+        } catch (NotFoundException gone) {
+          return null;
+        }
+      }).orElse(null);
     }
 
     @Override
     public List<Found> findAll() {
       List<Found> found = new ArrayList<>();
-      if (!mayBeThere() || unavailable().isPresent()) {
-        return found;
-      }
-      for (var c : client().listContainersCmd().withShowAll(true).withLabelFilter(List.of(OWNER_LABEL)).exec()) {
+      var docker = answering();
+      for (var c : docker.isEmpty() ? List.<com.github.dockerjava.api.model.Container>of()
+          : docker.get().listContainersCmd().withShowAll(true).withLabelFilter(List.of(OWNER_LABEL)).exec()) {
         String name = c.getNames().length == 0 ? c.getId() : c.getNames()[0].replaceFirst("^/", "");
         found.add(new Found(container(name), c.getLabels().get(OWNER_LABEL)));
       }
@@ -104,7 +107,7 @@ public final class DockerEngine {
 
     @Override
     public String heal(LedgerEntry entry) {
-      if (!mayBeThere()) {
+      if (answering().isEmpty()) {
         return null;
       }
       try {
@@ -126,10 +129,9 @@ public final class DockerEngine {
     @Override
     public List<Found> findAll() {
       List<Found> found = new ArrayList<>();
-      if (!mayBeThere() || unavailable().isPresent()) {
-        return found;
-      }
-      for (var n : client().listNetworksCmd().withFilter("label", List.of(OWNER_LABEL)).exec()) {
+      var docker = answering();
+      for (var n : docker.isEmpty() ? List.<com.github.dockerjava.api.model.Network>of()
+          : docker.get().listNetworksCmd().withFilter("label", List.of(OWNER_LABEL)).exec()) {
         found.add(new Found(network(n.getName()), n.getLabels().get(OWNER_LABEL)));
       }
       return found;

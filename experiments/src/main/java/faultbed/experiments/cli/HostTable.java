@@ -2,7 +2,13 @@ package faultbed.experiments.cli;
 
 import faultbed.faults.Capability;
 import faultbed.faults.CgroupLayout;
+import faultbed.faults.DockerEngine;
 import faultbed.faults.ToxiproxyServer;
+import faultbed.experiments.scenario.Preconditions;
+import faultbed.experiments.scenario.ScenarioParser;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.NetworkBackend;
+import faultbed.harness.NodeBackend;
 import faultbed.harness.timeline.BandwidthCap;
 import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.CpuHog;
@@ -56,8 +62,8 @@ final class HostTable {
   /** A capability: there or not, and what it is, or why not and how to get it. */
   record Check(String name, boolean ok, String detail) {}
 
-  /** A fault kind on each network backend: "yes", or "no: " and why. */
-  record KindRow(String kind, String networkKernel, String networkToxiproxy) {}
+  /** A fault kind on each node and network backend: "yes", or "no: " and why. */
+  record KindRow(String kind, String mini, String miniToxiproxy, String namespace, String containers) {}
 
   static Report probe() {
     CgroupLayout cgroups = CgroupLayout.current();
@@ -66,13 +72,19 @@ final class HostTable {
       List<String> p = c.problems();
       checks.add(new Check(c.label(), p.isEmpty(), p.isEmpty() ? c.what() : p.get(0)));
     }
-    Optional<String> docker = dockerProblem();
-    checks.add(new Check("docker", docker.isEmpty(), docker.orElse("a Docker engine answers (Toxiproxy in a container)")));
+    Optional<String> docker = DockerEngine.unavailable();
+    checks.add(new Check("docker", docker.isEmpty(), docker.orElse("a Docker engine answers (the containers backend;"
+        + " Toxiproxy in a container)")));
     Optional<String> toxiproxy = ToxiproxyServer.unavailable(null);
     checks.add(new Check("toxiproxy", toxiproxy.isEmpty(), toxiproxy.orElse("a Toxiproxy server is reachable")));
+    ClusterSpec mini = ClusterSpec.defaults();
+    ClusterSpec proxied = mini.withNetwork(NetworkBackend.toxiproxy(null));
+    ClusterSpec namespace = mini.withBackend(NodeBackend.NAMESPACE);
+    ClusterSpec containers = mini.withBackend(NodeBackend.CONTAINERS);
     List<KindRow> rows = new java.util.ArrayList<>();
     for (Map.Entry<String, Fault> e : kinds().entrySet()) {
-      rows.add(new KindRow(e.getKey(), verdict(e.getValue(), false, toxiproxy), verdict(e.getValue(), true, toxiproxy)));
+      Fault f = e.getValue();
+      rows.add(new KindRow(e.getKey(), verdict(f, mini), verdict(f, proxied), verdict(f, namespace), verdict(f, containers)));
     }
     return new Report(Capability.isRoot(), uid(), cgroups.describe(), cgroups.problems(), checks, rows);
   }
@@ -87,21 +99,24 @@ final class HostTable {
       out.printf("%-16s %-4s %s%n", c.name(), c.ok() ? "yes" : "no", c.detail());
     }
     out.println();
-    out.printf("%-18s %-30s %s%n", "fault kind", "network kernel", "network toxiproxy");
+    out.printf("%-18s %-22s %-22s %-22s %s%n", "fault kind", "mini", "mini+toxiproxy", "namespace", "containers");
     for (KindRow k : r.faultKinds()) {
-      out.printf("%-18s %-30s %s%n", k.kind(), k.networkKernel(), k.networkToxiproxy());
+      out.printf("%-18s %-22s %-22s %-22s %s%n", k.kind(), k.mini(), k.miniToxiproxy(), k.namespace(),
+          k.containers());
     }
-    out.println("(mini backend; the namespace backend also needs netns and iptables)");
   }
 
-  private static String verdict(Fault f, boolean toxiproxy, Optional<String> toxiproxyProblem) {
-    if (toxiproxy && (f instanceof RstSuppression || f instanceof NodeCrash c && c.suppressRst())) {
-      return "no: a proxy answers every connect itself";
+  /** "yes", or "no: " and the first thing missing: the backend itself, the fault on it, what the host lacks. */
+  private static String verdict(Fault f, ClusterSpec cluster) {
+    List<String> backend = Preconditions.problems(cluster);
+    if (!backend.isEmpty()) {
+      return "no: " + (cluster.network().isToxiproxy() ? "no Toxiproxy server"
+          : cluster.backend() == NodeBackend.CONTAINERS ? "no Docker engine" : "needs netns, iptables, root");
     }
-    if (toxiproxy && toxiproxyProblem.isPresent()) {
-      return "no: no Toxiproxy server"; // it fronts every node's shuffle, faults or not
+    if (ScenarioParser.unsupported(f, cluster).isPresent()) {
+      return "no: not on this backend";
     }
-    List<String> missing = f.needs(toxiproxy).stream().filter(c -> !c.problems().isEmpty()).map(Capability::label).toList();
+    List<String> missing = f.needs(cluster).stream().filter(c -> !c.problems().isEmpty()).map(Capability::label).toList();
     return missing.isEmpty() ? "yes" : "no: needs " + String.join(", ", missing);
   }
 
@@ -110,15 +125,6 @@ final class HostTable {
       return java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid").toString();
     } catch (java.io.IOException | RuntimeException e) {
       return "?";
-    }
-  }
-
-  private static Optional<String> dockerProblem() {
-    try {
-      return org.testcontainers.DockerClientFactory.instance().isDockerAvailable() ? Optional.empty()
-          : Optional.of("no Docker engine answers (Testcontainers found none)");
-    } catch (RuntimeException e) {
-      return Optional.of("no Docker engine answers (" + e.getMessage() + ")");
     }
   }
 }

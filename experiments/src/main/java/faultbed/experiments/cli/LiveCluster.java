@@ -175,8 +175,11 @@ final class LiveCluster {
     } catch (ScenarioException e) {
       return Answer.failed(FaultbedCli.BAD_INPUT, e.getMessage());
     }
-    boolean toxiproxy = cluster.spec().network().isToxiproxy();
-    for (var c : fault.needs(toxiproxy)) {
+    var refused = ScenarioParser.unsupported(fault, cluster.spec());
+    if (refused.isPresent()) {
+      return Answer.failed(FaultbedCli.BAD_INPUT, "fault.kind: " + refused.get());
+    }
+    for (var c : fault.needs(cluster.spec())) {
       List<String> problems = c.problems();
       if (!problems.isEmpty()) {
         return Answer.failed(FaultbedCli.MISSING_ENVIRONMENT, "fault \"" + fault.kind() + "\": " + problems.get(0));

@@ -19,9 +19,8 @@ public final class Preconditions {
     LinkedHashSet<String> problems = new LinkedHashSet<>();
     for (Variant v : scenario.variants()) {
       problems.addAll(problems(v.cluster()));
-      var network = v.cluster().network();
       for (Timeline.Step s : v.timeline().steps()) {
-        for (Capability c : s.fault().needs(network.isToxiproxy())) {
+        for (Capability c : s.fault().needs(v.cluster())) {
           c.problems().forEach(p -> problems.add("fault \"" + s.fault().kind() + "\" (variant " + v.name() + "): " + p));
         }
       }

@@ -261,25 +261,37 @@ public final class ScenarioParser {
     }
   }
 
-  /** Faults a variant's network backend cannot make are rejected before anything starts. */
+  /** Faults a variant's node or network backend cannot make are rejected before anything starts. */
   public static void checkNetwork(Variant v, String at) {
-    if (!v.cluster().network().isToxiproxy()) {
-      return;
-    }
-    if (v.cluster().backend() != NodeBackend.MINI) {
+    if (v.cluster().network().isToxiproxy() && v.cluster().backend() != NodeBackend.MINI) {
       throw new ScenarioException(at + "cluster.network", "the " + v.cluster().backend().label() + " backend makes"
           + " network faults on each node's own link; \"toxiproxy\" goes with the mini backend (cluster.backend \"mini\")");
     }
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {
       var fault = steps.get(i).fault();
-      boolean rst = fault instanceof RstSuppression || fault instanceof NodeCrash c && c.suppressRst();
-      if (rst) {
-        throw new ScenarioException(at + "faults[" + i + "]" + (fault instanceof NodeCrash ? ".suppressRst" : ".kind"),
-            "the toxiproxy backend cannot hide RSTs (a proxy answers every connect itself); use cluster.network"
-                + " \"kernel\" for this fault");
-      }
+      String field = fault instanceof NodeCrash ? ".suppressRst"
+          : fault instanceof SlowNode s ? (s.readBytesPerSecond() != null ? ".readRate" : ".writeRate") : ".kind";
+      int index = i;
+      unsupported(fault, v.cluster()).ifPresent(why -> {
+        throw new ScenarioException(at + "faults[" + index + "]" + field, why);
+      });
     }
+  }
+
+  /** Why {@code cluster}'s backends cannot make {@code fault} at all, whatever the host has; empty if they can. */
+  public static java.util.Optional<String> unsupported(Fault fault, ClusterSpec cluster) {
+    if (cluster.network().isToxiproxy()
+        && (fault instanceof RstSuppression || fault instanceof NodeCrash c && c.suppressRst())) {
+      return java.util.Optional.of("the toxiproxy backend cannot hide RSTs (a proxy answers every connect itself);"
+          + " use cluster.network \"kernel\" for this fault");
+    }
+    if (cluster.backend() == NodeBackend.CONTAINERS && fault instanceof SlowNode s
+        && (s.readBytesPerSecond() != null || s.writeBytesPerSecond() != null)) {
+      return java.util.Optional.of("the containers backend limits a node's CPU only (Docker sets disk limits when"
+          + " it creates a container); use cluster.backend \"namespace\" or \"mini\" for disk limits");
+    }
+    return java.util.Optional.empty();
   }
 
   /**

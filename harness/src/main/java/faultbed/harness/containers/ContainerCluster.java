@@ -5,23 +5,19 @@ import faultbed.faults.Ledger;
 import faultbed.faults.NodeContainer;
 import faultbed.faults.NodeNetwork;
 import faultbed.faults.PreconditionFailed;
-import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
-import faultbed.harness.HarnessException;
-import faultbed.harness.containers.ContainerNode.Generation;
 import faultbed.harness.daemons.HarnessDaemons;
+import faultbed.harness.daemons.ProcessNodeCluster;
 import faultbed.harness.timeline.FaultContext;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import org.apache.hadoop.conf.Configuration;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
@@ -37,44 +33,38 @@ import org.testcontainers.utility.DockerImageName;
  * is touched, and nothing but the Docker socket is needed, save RST suppression (see
  * {@link NodeContainer}).
  */
-public final class ContainerCluster extends AbstractCluster<ContainerNode> {
+public final class ContainerCluster extends ProcessNodeCluster<String, ContainerNode> {
   /** The image nodes run in: a JRE 17, iproute2 and procps; {@value #IMAGE_PROPERTY} names another. */
   public static final String IMAGE_PROPERTY = "faultbed.node.image";
   private static final String DEFAULT_IMAGE = "faultbed-tools/jre:17";
 
   private final Network network;
   private final String gateway;
-  private final HarnessDaemons daemons;
   private final List<GenericContainer<?>> containers = new ArrayList<>();
-  private final List<ContainerNode> nodes = new ArrayList<>();
   private final String user;
 
-  private ContainerCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
-    super(spec, ledger, workDir);
+  private ContainerCluster(ClusterSpec spec, Ledger ledger, Path workDir, Network network, String gateway)
+      throws IOException {
+    super(spec, ledger, workDir, gateway);
+    this.network = network;
+    this.gateway = gateway;
+    this.user = owner(workDir);
+    startNodes(i -> new ContainerNode(i, startContainer(i)));
+  }
+
+  /** The harness's own Docker network on a free /24 of 198.18.0.0/15, in the ledger before it exists. */
+  private static ContainerCluster assemble(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
     String subnet = NodeNetwork.freeSubnet();
-    gateway = subnet + ".1";
-    String networkName = "faultbed-" + ledger.owner();
-    ledger.record(DockerEngine.network(networkName));
-    network = Network.builder().driver("bridge").createNetworkCmdModifier(cmd -> cmd.withName(networkName)
+    String gateway = subnet + ".1";
+    String name = "faultbed-" + ledger.owner();
+    ledger.record(DockerEngine.network(name));
+    Network network = Network.builder().driver("bridge").createNetworkCmdModifier(cmd -> cmd.withName(name)
         .withLabels(Map.of(DockerEngine.OWNER_LABEL, ledger.owner()))
         .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
             new com.github.dockerjava.api.model.Network.Ipam.Config().withSubnet(subnet + ".0/24").withGateway(gateway))))
         .build();
     network.getId();
-    daemons = new HarnessDaemons(spec, workDir, gateway);
-    resourceManagerUp(daemons.resourceManager());
-    user = owner(workDir);
-
-    List<ContainerNode> starting = new ArrayList<>();
-    for (int i = 0; i < spec.nodes(); i++) {
-      ContainerNode node = new ContainerNode(i, startContainer(i));
-      node.begin(launch(node, 0));
-      starting.add(node);
-    }
-    for (ContainerNode node : starting) {
-      awaitServing(node);
-      nodes.add(node);
-    }
+    return new ContainerCluster(spec, ledger, workDir, network, gateway);
   }
 
   /**
@@ -89,7 +79,7 @@ public final class ContainerCluster extends AbstractCluster<ContainerNode> {
       throw new PreconditionFailed("cluster.network: the containers backend makes network faults inside each"
           + " node's container; \"toxiproxy\" goes with the mini backend");
     }
-    return start("containers", log, (ledger, work) -> new ContainerCluster(spec, ledger, work), ledger -> { });
+    return start("containers", log, (ledger, work) -> assemble(spec, ledger, work), ledger -> { });
   }
 
   /** uid:gid of the working folder: node processes write there as the harness does. */
@@ -152,40 +142,31 @@ public final class ContainerCluster extends AbstractCluster<ContainerNode> {
     return x == null ? a.getRoot() : x;
   }
 
-  /** Starts a node process in the node's container, from a site file of its own. */
-  private Generation launch(ContainerNode node, int number) {
-    int i = node.index();
-    Path home = workDir.resolve("nodes").resolve("node-" + i);
-    Path dir = home.resolve("g" + number);
-    try {
-      daemons.writeNodeSite(node.address(), home, dir);
-    } catch (IOException e) {
-      throw new HarnessException("cannot start node " + i, e);
-    }
-    // the image's Java, and containers launched by the NodeManager find it through JAVA_HOME
-    String exec = node.container().start(List.of("sh", "-c",
+  /** A Docker exec in the node's container, as the harness's user, with the image's Java. */
+  @Override
+  protected String startProcess(ContainerNode node, Path dir) {
+    // containers launched by the NodeManager find Java through JAVA_HOME
+    return node.container().start(List.of("sh", "-c",
         "JAVA_HOME=$(dirname $(dirname $(readlink -f $(command -v java)))) && export JAVA_HOME && "
             + HarnessDaemons.nodeCommand("java", dir).get(2)),
         user, Map.of("HADOOP_USER_NAME", System.getProperty("user.name")));
-    return new Generation(number, dir, exec, null);
   }
 
   @Override
-  protected void awaitServing(ContainerNode node) {
-    Generation g = node.generation();
-    var status = daemons.awaitServing("node " + node.index(), g.dir(),
-        () -> node.container().exitCode(g.exec()) == null, () -> " with " + node.container().exitCode(g.exec()));
-    node.begin(new Generation(g.number(), g.dir(), g.exec(), status));
+  protected boolean alive(ContainerNode node, String exec) {
+    return node.container().exitCode(exec) == null;
   }
 
   @Override
-  public List<ContainerNode> nodes() {
-    return Collections.unmodifiableList(nodes);
+  protected String exit(ContainerNode node, String exec) {
+    return " with " + node.container().exitCode(exec);
   }
 
+  /** Everything in the container but the sleeper killed, its link up and its route to the harness back. */
   @Override
-  public Configuration configuration() {
-    return daemons.client();
+  protected void bringDown(ContainerNode node) {
+    node.container().killAll();
+    node.container().plug();
   }
 
   @Override
@@ -201,19 +182,9 @@ public final class ContainerCluster extends AbstractCluster<ContainerNode> {
   /** Every process of the container but the sleeper and the node process. */
   @Override
   protected void clearContainers(ContainerNode node) {
-    long self = node.generation().status().pid();
+    long self = node.pid();
     node.container().exec(List.of("sh", "-c", "for p in $(ps -e -o pid=); do [ $p -ne 1 ] && [ $p -ne " + self
         + " ] && [ $p -ne $$ ] && kill -9 $p 2>/dev/null; done; true"));
-  }
-
-  /** A new node process in the same container, its link up and its route to the harness back. */
-  @Override
-  protected void restart(ContainerNode node) {
-    Generation g = node.generation();
-    NodeContainer c = node.container();
-    c.killAll();
-    c.plug();
-    node.begin(launch(node, g.number() + 1));
   }
 
   @Override

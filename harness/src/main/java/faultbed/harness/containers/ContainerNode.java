@@ -3,52 +3,25 @@ package faultbed.harness.containers;
 import faultbed.faults.Installed;
 import faultbed.faults.Ledger;
 import faultbed.faults.NodeContainer;
-import faultbed.harness.Node;
-import faultbed.harness.daemons.NodeStatus;
-import java.io.IOException;
-import java.net.ConnectException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
-import java.nio.file.Path;
+import faultbed.harness.daemons.ProcessNode;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.awaitility.Awaitility;
 
 /**
- * A worker node of the containers backend: one node process (DataNode and NodeManager) with its
- * YARN containers as children, inside a Docker container of its own with its own address. A
- * handle stays valid across resets; each reset of a dead node starts a new generation of the node
- * process in the same Docker container, at the same address.
+ * A worker node of the containers backend: its process tree inside a Docker container of its own,
+ * with its own address. Every generation of the node process (a Docker exec) lives in the same
+ * container, at the same address.
  */
-public final class ContainerNode implements Node {
-  private final int index;
+public final class ContainerNode extends ProcessNode<String> {
   private final NodeContainer container;
-  private volatile Generation current;
-  private volatile boolean up;
   private volatile Installed cutOff;
 
-  /** One life of the node: its process (a Docker exec), its folder, and what it reported once serving. */
-  record Generation(int number, Path dir, String exec, NodeStatus status) {}
-
   ContainerNode(int index, NodeContainer container) {
-    this.index = index;
+    super(index);
     this.container = container;
-  }
-
-  void begin(Generation g) {
-    this.current = g;
-    this.up = true;
-  }
-
-  Generation generation() {
-    return current;
   }
 
   NodeContainer container() {
@@ -56,33 +29,8 @@ public final class ContainerNode implements Node {
   }
 
   @Override
-  public int index() {
-    return index;
-  }
-
-  @Override
   public String address() {
     return container.address();
-  }
-
-  @Override
-  public String nodeId() {
-    return current.status().nodeId();
-  }
-
-  @Override
-  public int shufflePort() {
-    return current.status().shufflePort();
-  }
-
-  @Override
-  public List<String> localDirs() {
-    return List.of(current.dir().resolve("local").toString());
-  }
-
-  @Override
-  public List<String> logDirs() {
-    return List.of(current.dir().resolve("logs").toString());
   }
 
   /** Every process of the node, as host pids: the node process and its YARN containers, not the sleeper. */
@@ -104,11 +52,6 @@ public final class ContainerNode implements Node {
   @Override
   public String cgroup() {
     return "container " + container.name();
-  }
-
-  @Override
-  public List<Integer> ports() {
-    return current.status().ports();
   }
 
   /** Nothing the node sends reaches the harness's address, its heartbeats among it. */
@@ -165,90 +108,35 @@ public final class ContainerNode implements Node {
   }
 
   @Override
-  public boolean isUp() {
-    return up;
+  protected List<String> commandLines() {
+    return container.processes().stream().map(NodeContainer.Process::command).toList();
   }
 
-  /** Attempt ids in the command lines of the node's processes (YarnChild gets its attempt id as an argument). */
+  /** From inside: kill(-1) spares only the container's first process, the sleeper. */
   @Override
-  public List<String> runningAttempts() {
-    Set<String> attempts = new LinkedHashSet<>();
-    for (NodeContainer.Process p : container.processes()) {
-      for (String word : p.command().split("\\s+")) {
-        if (word.startsWith("attempt_")) {
-          attempts.add(word);
-        }
-      }
-    }
-    return new ArrayList<>(attempts);
+  protected int killAll() {
+    return container.killAll();
   }
 
   @Override
-  public boolean runsApplicationMaster() {
-    return container.processes().stream().anyMatch(p -> p.command().contains("MRAppMaster"));
+  protected String killedThrough() {
+    return "kill(-1) inside container " + container.name();
   }
 
-  /**
-   * The seeds' killed TaskTracker on a live host: every process of the node gets SIGKILL from
-   * inside its container, the RM is not told, and the container's network stack stays up, so its
-   * ports answer with RST unless its link was pulled first.
-   */
   @Override
-  public Map<String, String> crash() {
-    long t0 = System.nanoTime();
-    Map<String, String> detail = new LinkedHashMap<>();
-    up = false;
-    int killed = container.killAll();
-    detail.put("processesKilled", Integer.toString(killed));
-    detail.put("killedThrough", "kill(-1) inside container " + container.name());
-    detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
-    detail.put("shufflePortAfterCrash", probe(shufflePort()));
-    return detail;
-  }
-
-  /**
-   * SIGTERM to the node process: the NodeManager kills its containers and tells the RM it is
-   * leaving, as on a clean shutdown; what outlives that is killed.
-   */
-  @Override
-  public Map<String, String> stopGracefully() {
-    long t0 = System.nanoTime();
-    Map<String, String> detail = new LinkedHashMap<>();
-    String id = nodeId();
-    up = false;
-    container.exec(List.of("kill", "-TERM", Long.toString(current.status().pid())));
-    boolean exited;
+  protected boolean terminate() {
+    container.exec(List.of("kill", "-TERM", Long.toString(pid())));
     try {
-      Awaitility.await("node " + index + " stopped").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-          .until(() -> container.exitCode(current.exec()) != null);
-      exited = true;
+      Awaitility.await("node " + index() + " stopped").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+          .until(() -> container.exitCode(generation().process()) != null);
+      return true;
     } catch (org.awaitility.core.ConditionTimeoutException e) {
-      exited = false;
-    }
-    int left = container.killAll();
-    detail.put("nodeId", id);
-    detail.put("stoppedAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
-    detail.put("exitedOnItsOwn", Boolean.toString(exited));
-    detail.put("processesLeftAfterStop", Integer.toString(left));
-    return detail;
-  }
-
-  /** What a connect to the node's port meets now: "refused" (RST), "no answer" or "open". */
-  private String probe(int port) {
-    try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress(container.address(), port), 1000);
-      return "open";
-    } catch (ConnectException e) {
-      return "refused";
-    } catch (SocketTimeoutException e) {
-      return "no answer";
-    } catch (IOException e) {
-      return e.getMessage();
+      return false;
     }
   }
 
   @Override
   public String toString() {
-    return "node " + index + " (" + container + ")";
+    return "node " + index() + " (" + container + ")";
   }
 }

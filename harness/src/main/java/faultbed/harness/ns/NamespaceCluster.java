@@ -7,21 +7,17 @@ import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
 import faultbed.faults.NodeNetwork;
 import faultbed.faults.PreconditionFailed;
-import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
-import faultbed.harness.HarnessException;
 import faultbed.harness.daemons.HarnessDaemons;
-import faultbed.harness.ns.NamespaceNode.Generation;
+import faultbed.harness.daemons.ProcessNodeCluster;
 import faultbed.harness.timeline.FaultContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import org.apache.hadoop.conf.Configuration;
 
 /**
  * The namespace backend: every worker node a process tree of its own (a DataNode and a
@@ -31,26 +27,13 @@ import org.apache.hadoop.conf.Configuration;
  * node dies, stalls and drops off the network the way a machine does: a crash kills its whole
  * process tree, a whole-node failure pulls its link, a freeze stops its NodeManager too.
  */
-public final class NamespaceCluster extends AbstractCluster<NamespaceNode> {
+public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Held, NamespaceNode> {
   private final NodeNetwork network;
-  private final HarnessDaemons daemons;
-  private final List<NamespaceNode> nodes = new ArrayList<>();
 
   private NamespaceCluster(ClusterSpec spec, Ledger ledger, Path workDir, NodeNetwork network) throws IOException {
-    super(spec, ledger, workDir);
+    super(spec, ledger, workDir, network.hostAddress());
     this.network = network;
-    daemons = new HarnessDaemons(spec, workDir, network.hostAddress());
-    resourceManagerUp(daemons.resourceManager());
-    List<NamespaceNode> starting = new ArrayList<>();
-    for (int i = 0; i < spec.nodes(); i++) {
-      NamespaceNode node = new NamespaceNode(i, network, network.add(i), daemons.trackerPort());
-      node.begin(launch(node, 0));
-      starting.add(node);
-    }
-    for (NamespaceNode node : starting) {
-      awaitServing(node);
-      nodes.add(node);
-    }
+    startNodes(i -> new NamespaceNode(i, network, network.add(i), daemons.trackerPort()));
   }
 
   /**
@@ -82,42 +65,33 @@ public final class NamespaceCluster extends AbstractCluster<NamespaceNode> {
     Cgroup.of(ledger.owner()).killAll(Duration.ofSeconds(10));
   }
 
-  /** Starts a node process in the node's namespace and a fresh cgroup, from a site file of its own. */
-  private Generation launch(NamespaceNode node, int number) {
-    int i = node.index();
-    Path home = workDir.resolve("nodes").resolve("node-" + i);
-    Path dir = home.resolve("g" + number);
-    try {
-      daemons.writeNodeSite(node.address(), home, dir);
-      Cgroup group = Cgroup.of(ledger.owner() + "/node-" + i + "-g" + number).create();
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-      Process p = group.spawn(NodeNetwork.inside(node.namespace(), HarnessDaemons.nodeCommand(java, dir)));
-      return new Generation(number, group, dir, p, null);
-    } catch (IOException e) {
-      throw new HarnessException("cannot start node " + i, e);
-    }
+  /** In the node's namespace and a fresh cgroup. */
+  @Override
+  protected NamespaceNode.Held startProcess(NamespaceNode node, Path dir) throws IOException {
+    Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-" + dir.getFileName()).create();
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    return new NamespaceNode.Held(group, group.spawn(NodeNetwork.inside(node.namespace(), HarnessDaemons.nodeCommand(java, dir))));
   }
 
   @Override
-  protected void awaitServing(NamespaceNode node) {
-    Generation g = node.generation();
-    var status = daemons.awaitServing("node " + node.index(), g.dir(), g.process()::isAlive,
-        () -> " with " + g.process().exitValue());
-    node.begin(new Generation(g.number(), g.group(), g.dir(), g.process(), status));
+  protected boolean alive(NamespaceNode node, NamespaceNode.Held process) {
+    return process.process().isAlive();
+  }
+
+  @Override
+  protected String exit(NamespaceNode node, NamespaceNode.Held process) {
+    return " with " + process.process().exitValue();
+  }
+
+  /** Its cgroup emptied, its link plugged back in. */
+  @Override
+  protected void bringDown(NamespaceNode node) {
+    node.group().killAll(Duration.ofSeconds(10));
+    network.plug(node.namespace());
   }
 
   public NodeNetwork network() {
     return network;
-  }
-
-  @Override
-  public List<NamespaceNode> nodes() {
-    return Collections.unmodifiableList(nodes);
-  }
-
-  @Override
-  public Configuration configuration() {
-    return daemons.client();
   }
 
   @Override
@@ -134,20 +108,11 @@ public final class NamespaceCluster extends AbstractCluster<NamespaceNode> {
   @Override
   protected void clearContainers(NamespaceNode node) {
     long self = node.pid();
-    for (long p : node.generation().group().pids()) {
+    for (long p : node.group().pids()) {
       if (p != self) {
         ProcessHandle.of(p).ifPresent(ProcessHandle::destroyForcibly);
       }
     }
-  }
-
-  /** A new generation in the node's namespace, plugged in, with no rules. */
-  @Override
-  protected void restart(NamespaceNode node) {
-    Generation g = node.generation();
-    g.group().killAll(Duration.ofSeconds(10));
-    network.plug(node.namespace());
-    node.begin(launch(node, g.number() + 1));
   }
 
   @Override

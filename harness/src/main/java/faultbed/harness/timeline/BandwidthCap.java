@@ -28,8 +28,9 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
-    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.TC);
+  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
+    return cluster.network().isToxiproxy() || cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS
+        ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.TC);
   }
 
   @Override

@@ -17,8 +17,10 @@ public record Blackhole(Target target, Duration duration) implements PortFault {
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
-    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
+  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
+    // the namespace and containers backends pull the node's link instead
+    return cluster.network().isToxiproxy() || cluster.backend() != faultbed.harness.NodeBackend.MINI
+        ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
   }
 
   @Override

@@ -24,10 +24,12 @@ public interface Fault {
   }
 
   /**
-   * What of the host it needs, given where network faults are made (Toxiproxy needs nothing of the
-   * kernel). Killing, freezing and loading a node need nothing: see {@link faultbed.faults.Capability}.
+   * What of the host it needs on {@code cluster}'s node and network backends (Toxiproxy needs
+   * nothing of the kernel; the namespace and containers backends pull a node's own link; the
+   * containers backend limits a node through Docker). Killing, freezing and loading a node need
+   * nothing: see {@link faultbed.faults.Capability}.
    */
-  default java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+  default java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
     return java.util.Set.of();
   }
 

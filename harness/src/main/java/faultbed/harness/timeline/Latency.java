@@ -18,8 +18,8 @@ public record Latency(Target target, Duration delay, Duration jitter, Duration d
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
-    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.NETEM);
+  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.NETEM);
   }
 
   @Override

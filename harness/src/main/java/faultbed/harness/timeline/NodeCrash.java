@@ -28,8 +28,10 @@ public record NodeCrash(Target target, boolean suppressRst) implements Fault {
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
-    return suppressRst && !toxiproxy ? java.util.Set.of(faultbed.faults.Capability.IPTABLES) : java.util.Set.of();
+  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
+    // silenced by rules on the mini backend; the namespace and containers backends pull the node's link
+    return suppressRst && !cluster.network().isToxiproxy() && cluster.backend() == faultbed.harness.NodeBackend.MINI
+        ? java.util.Set.of(faultbed.faults.Capability.IPTABLES) : java.util.Set.of();
   }
 
   @Override

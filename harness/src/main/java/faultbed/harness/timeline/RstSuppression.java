@@ -20,8 +20,8 @@ public record RstSuppression(Target target, Duration duration) implements PortFa
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
-    return toxiproxy ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
+  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
   }
 
   @Override

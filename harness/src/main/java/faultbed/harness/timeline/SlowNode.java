@@ -17,8 +17,11 @@ public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, 
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(boolean toxiproxy) {
+  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
     java.util.Set<faultbed.faults.Capability> needs = java.util.EnumSet.noneOf(faultbed.faults.Capability.class);
+    if (cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS) {
+      return needs; // Docker's CPU quota; read and write limits are refused by the scenario check
+    }
     if (cpuCores != null) {
       needs.add(faultbed.faults.Capability.CPU_LIMIT);
     }

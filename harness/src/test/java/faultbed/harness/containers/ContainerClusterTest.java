@@ -1,11 +1,10 @@
 package faultbed.harness.containers;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.faults.DockerEngine;
+import faultbed.harness.daemons.NodeFailureChecks;
 import faultbed.harness.junit.Faultbed;
 import faultbed.harness.junit.Recorder;
 import faultbed.harness.timeline.Freeze;
@@ -39,41 +38,17 @@ class ContainerClusterTest {
       Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(SORT,
         Timeline.when(MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
-    assertEquals("containers", r.cluster().backend());
+    NodeFailureChecks.killedNodeRefusedAndReported(r, cluster.nodes(), "containers");
     for (ContainerNode n : cluster.nodes()) {
-      assertTrue(n.nodeId().startsWith(n.address() + ":"), "the RM knows the node by its own address: " + n.nodeId());
       assertTrue(n.address().startsWith("198.18.") || n.address().startsWith("198.19."), "own network: " + n.address());
     }
-    assertTrue(r.attempts().stream().map(RunRecord.AttemptRecord::node).filter(java.util.Objects::nonNull)
-        .distinct().count() >= 2, "attempts ran on several nodes and are placed by address: " + r.attempts());
-    RunRecord.FaultEvent crash = r.faults().get(0);
-    assertEquals("refused", crash.detail().get("shufflePortAfterCrash"), crash.detail().toString());
-    assertTrue(Integer.parseInt(crash.detail().get("processesKilled")) >= 1, "the node process itself dies");
-    assertFalse(r.fetchFailures().isEmpty(), "fetches from the killed node are reported");
-    long lost = r.node(crash.node()).lostAt().orElse(Long.MAX_VALUE);
-    assertTrue(r.fetchFailures().get(0).atMs() < lost, "reported before expiry: " + r.fetchFailures());
-    assertTrue(r.job().succeeded() || String.valueOf(r.job().diagnostics())
-        .contains("Invalid event TA_TOO_MANY_FETCH_FAILURE"), r.job().toString());
   }
 
   @Test
   void aWholeNodeFailureAnswersNothingAndTheNodeComesBackAtItsAddress(ContainerCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(MAPS_DONE)
         .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()).withoutRst())));
-    RunRecord.FaultEvent crash = r.faults().get(0);
-    assertEquals("container", crash.detail().get("network"));
-    assertEquals("no answer", crash.detail().get("shufflePortAfterCrash"), crash.detail().toString());
-    long lost = r.node(crash.node()).lostAt().orElseThrow(() -> new AssertionError("node never LOST"));
-    assertTrue(r.fetchFailures().stream().noneMatch(f -> f.atMs() < lost),
-        "nothing answers, so nothing is reported before expiry: " + r.fetchFailures());
-    assertTrue(r.job().succeeded(), r.job().toString());
-
-    ContainerNode dead = cluster.nodes().get(crash.node());
-    String oldId = dead.nodeId();
-    cluster.reset();
-    assertTrue(dead.isUp());
-    assertNotEquals(oldId, dead.nodeId(), "a new generation registers anew");
-    assertTrue(dead.nodeId().startsWith(dead.address() + ":"), "at the same address: " + dead.nodeId());
+    NodeFailureChecks.silentNodeWaitedForThenBack(r, cluster, "container");
   }
 
   @Test

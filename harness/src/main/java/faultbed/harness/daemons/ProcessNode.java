@@ -1,0 +1,174 @@
+package faultbed.harness.daemons;
+
+import faultbed.harness.Node;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A worker node that is a process of its own ({@link NodeProcess}: a DataNode and a NodeManager
+ * in one JVM, its YARN containers as children) at an address of its own. A handle stays valid
+ * across resets; each reset of a dead node starts a new generation (process, folders) in the same
+ * place, at the same address. A backend says how the process is held ({@code H}), killed and
+ * listed.
+ *
+ * @param <H> what the backend holds of one generation's process
+ */
+public abstract class ProcessNode<H> implements Node {
+  private final int index;
+  private volatile Generation<H> current;
+  private volatile boolean up;
+
+  /** One life of the node: its process, its folder, and what it reported once serving (null until then). */
+  public record Generation<H>(int number, Path dir, H process, NodeStatus status) {
+    public Generation<H> serving(NodeStatus s) {
+      return new Generation<>(number, dir, process, s);
+    }
+  }
+
+  protected ProcessNode(int index) {
+    this.index = index;
+  }
+
+  public void begin(Generation<H> g) {
+    this.current = g;
+    this.up = true;
+  }
+
+  public Generation<H> generation() {
+    return current;
+  }
+
+  @Override
+  public int index() {
+    return index;
+  }
+
+  @Override
+  public abstract String address();
+
+  @Override
+  public String nodeId() {
+    return current.status().nodeId();
+  }
+
+  @Override
+  public int shufflePort() {
+    return current.status().shufflePort();
+  }
+
+  /** The node process's pid, in the pid namespace it runs in. */
+  public long pid() {
+    return current.status().pid();
+  }
+
+  @Override
+  public List<String> localDirs() {
+    return List.of(current.dir().resolve("local").toString());
+  }
+
+  @Override
+  public List<String> logDirs() {
+    return List.of(current.dir().resolve("logs").toString());
+  }
+
+  @Override
+  public List<Integer> ports() {
+    return current.status().ports();
+  }
+
+  @Override
+  public boolean isUp() {
+    return up;
+  }
+
+  /** The command line of every process of the node. */
+  protected abstract List<String> commandLines();
+
+  /** Attempt ids in the command lines of the node's processes (YarnChild gets its attempt id as an argument). */
+  @Override
+  public List<String> runningAttempts() {
+    Set<String> attempts = new LinkedHashSet<>();
+    for (String cmd : commandLines()) {
+      for (String word : cmd.split("\\s+")) {
+        if (word.startsWith("attempt_")) {
+          attempts.add(word);
+        }
+      }
+    }
+    return new ArrayList<>(attempts);
+  }
+
+  @Override
+  public boolean runsApplicationMaster() {
+    return commandLines().stream().anyMatch(c -> c.contains("MRAppMaster"));
+  }
+
+  /** SIGKILL to every process of the node at once; returns how many died. */
+  protected abstract int killAll();
+
+  /** How {@link #killAll} reaches the processes, for the record. */
+  protected abstract String killedThrough();
+
+  /** SIGTERM to the node process and a bounded wait for it to exit; whether it did. */
+  protected abstract boolean terminate();
+
+  /**
+   * The seeds' killed TaskTracker on a live host: every process of the node gets SIGKILL at once,
+   * the RM is not told, and the node's network stack stays up, so its ports answer with RST unless
+   * its link was pulled first.
+   */
+  @Override
+  public Map<String, String> crash() {
+    long t0 = System.nanoTime();
+    Map<String, String> detail = new LinkedHashMap<>();
+    up = false;
+    detail.put("processesKilled", Integer.toString(killAll()));
+    detail.put("killedThrough", killedThrough());
+    detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
+    detail.put("shufflePortAfterCrash", probe(shufflePort()));
+    return detail;
+  }
+
+  /**
+   * SIGTERM to the node process: the NodeManager kills its containers and tells the RM it is
+   * leaving, as on a clean shutdown; what outlives that is killed.
+   */
+  @Override
+  public Map<String, String> stopGracefully() {
+    long t0 = System.nanoTime();
+    Map<String, String> detail = new LinkedHashMap<>();
+    String id = nodeId();
+    up = false;
+    boolean exited = terminate();
+    int left = killAll();
+    detail.put("nodeId", id);
+    detail.put("stoppedAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
+    detail.put("exitedOnItsOwn", Boolean.toString(exited));
+    detail.put("processesLeftAfterStop", Integer.toString(left));
+    return detail;
+  }
+
+  /** What a connect to the node's port meets now: "refused" (RST), "no answer" or "open". */
+  protected String probe(int port) {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(address(), port), 1000);
+      return "open";
+    } catch (ConnectException e) {
+      return "refused";
+    } catch (SocketTimeoutException e) {
+      return "no answer";
+    } catch (IOException e) {
+      return e.getMessage();
+    }
+  }
+}
