@@ -109,8 +109,8 @@ class HarnessKilledMidRunTest {
         continue;
       }
       boolean tasks = "running".equals(c.getState()) && java.util.Arrays.stream(
-          docker.topContainerCmd(c.getId()).withPsArgs("-eo args").exec().getProcesses())
-          .anyMatch(row -> row[0].contains("YarnChild") || row[0].contains("MRAppMaster"));
+          docker.topContainerCmd(c.getId()).withPsArgs("-eo pid,args").exec().getProcesses())
+          .anyMatch(row -> row[1].contains("YarnChild") || row[1].contains("MRAppMaster"));
       if (!runningTasks || tasks) {
         out.add(c.getNames()[0]);
       }
