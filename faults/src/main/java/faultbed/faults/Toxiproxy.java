@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code faultbed-<owner>-<port>} forwards to it, and its clients are sent to the proxy's port
  * instead (a node advertises that port for its shuffle). Faults then act on the proxy, both ways:
  * bandwidth and latency toxics for caps and delays, a timeout toxic (data held, never delivered)
- * for a blackhole. A proxy answers connects itself, so it cannot hide a dead port's RSTs: that
- * fault stays with the kernel backend.
+ * for a blackhole. A proxy answers connects itself, so it cannot hide a live port's RSTs: that
+ * fault stays with the kernel backend. A dead host's silence it can make: the proxy holds every
+ * connection and byte and keeps listening after the port behind it died.
  */
 public final class Toxiproxy implements NetworkFaults, AutoCloseable {
   static final String KIND = "toxiproxy-proxy";
@@ -27,6 +28,8 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
   private final Ledger ledger;
   private final Map<Integer, Front> fronts = new LinkedHashMap<>();
   private final AtomicInteger toxicSeq = new AtomicInteger();
+  /** Ports whose proxies hold everything for a dead host: they keep listening when the port dies. */
+  private final java.util.Set<Integer> silenced = new java.util.HashSet<>();
 
   private record Front(ToxiproxyServer.Created created, LedgerEntry entry) {}
 
@@ -71,10 +74,13 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
     return f == null ? -1 : f.created().clientPort();
   }
 
-  /** Its proxy stops listening: clients are refused, as by the dead port behind it. */
+  /**
+   * Its proxy stops listening: clients are refused, as by the dead port behind it; unless the host
+   * was silenced first, whose proxy goes on holding them.
+   */
   public synchronized void refuse(int upstreamPort) {
     Front f = fronts.get(upstreamPort);
-    if (f != null) {
+    if (f != null && !silenced.contains(upstreamPort)) {
       try {
         f.created().proxy().disable();
       } catch (IOException e) {
@@ -94,7 +100,6 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
     } catch (IOException gone) {
       // already deleted
     }
-    server.released(f.created());
     if (f.entry() != null) {
       ledger.heal(f.entry());
     }
@@ -124,6 +129,27 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
   @Override
   public Installed dropAll(String runId, List<Integer> ports) {
     return toxics(runId, ports, "timeout", (toxics, name, dir) -> toxics.timeout(name, dir, 0));
+  }
+
+  /**
+   * The host behind these ports stops answering, as a dead machine does: a timeout toxic holds
+   * every connection and byte both ways, and the proxy keeps accepting when the port behind it
+   * dies. Peers connect, then wait for their read timeout where the kernel's silence leaves them
+   * waiting for their connect timeout.
+   */
+  @Override
+  public Installed silence(String runId, List<Integer> ports) {
+    Installed held = dropAll(runId, ports);
+    List<Integer> reached = reach(ports);
+    synchronized (this) {
+      silenced.addAll(reached);
+    }
+    return () -> {
+      synchronized (this) {
+        silenced.removeAll(reached);
+      }
+      held.heal();
+    };
   }
 
   @Override

@@ -3,40 +3,36 @@ package faultbed.faults;
 import eu.rekawek.toxiproxy.Proxy;
 import eu.rekawek.toxiproxy.ToxiproxyClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.locks.LockSupport;
 import org.testcontainers.DockerClientFactory;
-import org.testcontainers.Testcontainers;
 import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.ToxiproxyContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
  * A Toxiproxy server to put proxies on: one the user runs on this machine (its API address), or
- * one in a container Testcontainers starts where a Docker engine is. Proxies front ports of this
- * machine; clients reach them on a port of this machine too.
+ * one in a container Testcontainers starts where a Docker engine is, on the host's network. Proxies
+ * front ports of this machine; clients reach them on a port of this machine's loopback too.
  */
 public final class ToxiproxyServer implements AutoCloseable {
   /** Where a user's server is found when the scenario names none. */
   public static final String URL_VARIABLE = "FAULTBED_TOXIPROXY_URL";
   static final DockerImageName IMAGE = DockerImageName.parse("ghcr.io/shopify/toxiproxy:2.5.0");
-  private static final int FIRST_CONTAINER_PORT = 8666;
-  private static final int CONTAINER_PORTS = 32; // what ToxiproxyContainer exposes
+  private static final Duration CONTAINER_START = Duration.ofSeconds(60);
 
   private final ToxiproxyClient client;
   private final String api;
-  private final ToxiproxyContainer container; // null for a user's server
-  private final Deque<Integer> freeContainerPorts = new ArrayDeque<>();
+  private final GenericContainer<?> container; // null for a user's server
 
-  private ToxiproxyServer(ToxiproxyClient client, String api, ToxiproxyContainer container) {
+  private ToxiproxyServer(ToxiproxyClient client, String api, GenericContainer<?> container) {
     this.client = client;
     this.api = api;
     this.container = container;
-    for (int p = FIRST_CONTAINER_PORT; p < FIRST_CONTAINER_PORT + CONTAINER_PORTS; p++) {
-      freeContainerPorts.add(p);
-    }
   }
 
   /** The API address to use: the one given, else {@value #URL_VARIABLE}, else none (a container). */
@@ -89,10 +85,38 @@ public final class ToxiproxyServer implements AutoCloseable {
     if (resolved != null) {
       return new ToxiproxyServer(client(resolved), resolved, null);
     }
-    ToxiproxyContainer c = new ToxiproxyContainer(IMAGE).withAccessToHost(true);
+    // On the host's network, so its proxies listen on this machine's loopback as a local server's
+    // do: a disabled proxy refuses connections itself. Behind Docker's port publishing, its
+    // userland proxy would accept them and then close them, and a crashed node would not look
+    // dead; nor would the upstream ports need forwarding into the container.
+    int port = freePort();
+    GenericContainer<?> c = new GenericContainer<>(IMAGE).withNetworkMode("host")
+        .withCommand("-host=127.0.0.1", "-port=" + port);
     c.start();
-    String api = "http://" + c.getHost() + ":" + c.getControlPort();
-    return new ToxiproxyServer(new ToxiproxyClient(c.getHost(), c.getControlPort()), api, c);
+    String api = "http://127.0.0.1:" + port;
+    ToxiproxyClient client = client(api);
+    long deadline = System.nanoTime() + CONTAINER_START.toNanos();
+    while (true) {
+      try {
+        client.version();
+        return new ToxiproxyServer(client, api, c);
+      } catch (IOException | RuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          c.stop();
+          throw new IllegalStateException("the Toxiproxy container did not answer at " + api + " within "
+              + CONTAINER_START, notYet);
+        }
+        LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+      }
+    }
+  }
+
+  private static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot find a free port for the Toxiproxy container", e);
+    }
   }
 
   static ToxiproxyClient client(String url) {
@@ -118,29 +142,12 @@ public final class ToxiproxyServer implements AutoCloseable {
   }
 
   /** A proxy in front of local port {@code upstreamPort}, and the local port clients reach it on. */
-  record Created(Proxy proxy, int clientPort, int containerPort) {}
+  record Created(Proxy proxy, int clientPort) {}
 
   synchronized Created create(String name, int upstreamPort) throws IOException {
-    if (container == null) {
-      Proxy p = client.createProxy(name, "127.0.0.1:0", "127.0.0.1:" + upstreamPort);
-      String listen = p.getListen();
-      return new Created(p, Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1)), -1);
-    }
-    Integer port = freeContainerPorts.poll();
-    if (port == null) {
-      throw new IllegalStateException("the Toxiproxy container has no free proxy port left (it exposes "
-          + CONTAINER_PORTS + ")");
-    }
-    Testcontainers.exposeHostPorts(upstreamPort);
-    Proxy p = client.createProxy(name, "0.0.0.0:" + port,
-        GenericContainer.INTERNAL_HOST_HOSTNAME + ":" + upstreamPort);
-    return new Created(p, container.getMappedPort(port), port);
-  }
-
-  synchronized void released(Created created) {
-    if (created.containerPort() > 0) {
-      freeContainerPorts.add(created.containerPort());
-    }
+    Proxy p = client.createProxy(name, "127.0.0.1:0", "127.0.0.1:" + upstreamPort);
+    String listen = p.getListen();
+    return new Created(p, Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1)));
   }
 
   @Override

@@ -99,9 +99,9 @@ final class HostTable {
       out.printf("%-16s %-4s %s%n", c.name(), c.ok() ? "yes" : "no", c.detail());
     }
     out.println();
-    out.printf("%-18s %-22s %-22s %-22s %s%n", "fault kind", "mini", "mini+toxiproxy", "namespace", "containers");
+    out.printf("%-18s %-24s %-24s %-24s %s%n", "fault kind", "mini", "mini+toxiproxy", "namespace", "containers");
     for (KindRow k : r.faultKinds()) {
-      out.printf("%-18s %-22s %-22s %-22s %s%n", k.kind(), k.mini(), k.miniToxiproxy(), k.namespace(),
+      out.printf("%-18s %-24s %-24s %-24s %s%n", k.kind(), k.mini(), k.miniToxiproxy(), k.namespace(),
           k.containers());
     }
   }

@@ -270,8 +270,8 @@ public final class ScenarioParser {
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {
       var fault = steps.get(i).fault();
-      String field = fault instanceof NodeCrash ? ".suppressRst"
-          : fault instanceof SlowNode s ? (s.readBytesPerSecond() != null ? ".readRate" : ".writeRate") : ".kind";
+      String field = fault instanceof SlowNode s ? (s.readBytesPerSecond() != null ? ".readRate" : ".writeRate")
+          : ".kind";
       int index = i;
       unsupported(fault, v.cluster()).ifPresent(why -> {
         throw new ScenarioException(at + "faults[" + index + "]" + field, why);
@@ -281,10 +281,9 @@ public final class ScenarioParser {
 
   /** Why {@code cluster}'s backends cannot make {@code fault} at all, whatever the host has; empty if they can. */
   public static java.util.Optional<String> unsupported(Fault fault, ClusterSpec cluster) {
-    if (cluster.network().isToxiproxy()
-        && (fault instanceof RstSuppression || fault instanceof NodeCrash c && c.suppressRst())) {
-      return java.util.Optional.of("the toxiproxy backend cannot hide RSTs (a proxy answers every connect itself);"
-          + " use cluster.network \"kernel\" for this fault");
+    if (cluster.network().isToxiproxy() && fault instanceof RstSuppression) {
+      return java.util.Optional.of("the toxiproxy backend cannot hide a live port's RSTs (a proxy answers every"
+          + " connect itself); use cluster.network \"kernel\" for this fault");
     }
     if (cluster.backend() == NodeBackend.CONTAINERS && fault instanceof SlowNode s
         && (s.readBytesPerSecond() != null || s.writeBytesPerSecond() != null)) {

@@ -21,7 +21,6 @@ import java.util.function.Consumer;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.utility.DockerImageName;
 
 /**
  * The containers backend: every worker node a Docker container of its own (the node process, a
@@ -34,10 +33,6 @@ import org.testcontainers.utility.DockerImageName;
  * {@link NodeContainer}).
  */
 public final class ContainerCluster extends ProcessNodeCluster<String, ContainerNode> {
-  /** The image nodes run in: a JRE 17, iproute2 and procps; {@value #IMAGE_PROPERTY} names another. */
-  public static final String IMAGE_PROPERTY = "faultbed.node.image";
-  private static final String DEFAULT_IMAGE = "faultbed-tools/jre:17";
-
   private final Network network;
   private final String gateway;
   private final List<GenericContainer<?>> containers = new ArrayList<>();
@@ -91,7 +86,7 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
   private NodeContainer startContainer(int index) {
     String name = "faultbed-" + ledger.owner() + "-node-" + index;
     ledger.record(DockerEngine.container(name));
-    GenericContainer<?> c = new GenericContainer<>(DockerImageName.parse(System.getProperty(IMAGE_PROPERTY, DEFAULT_IMAGE)))
+    GenericContainer<?> c = NodeImage.container()
         .withNetwork(network)
         .withCommand("sleep", "infinity")
         .withLabel(DockerEngine.OWNER_LABEL, ledger.owner())

@@ -21,6 +21,9 @@ import org.junit.jupiter.api.Test;
  */
 @Faultbed(nodes = 4, network = "toxiproxy", hadoop = {
     "mapreduce.job.reduce.slowstart.completedmaps=1.0",
+    "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
+    "yarn.client.nodemanager-connect.max-wait-ms=10000",
+    "yarn.client.nodemanager-connect.retry-interval-ms=2000",
     "mapreduce.reduce.shuffle.connect.timeout=15000"})
 class ToxiproxyClusterTest {
   @Test
@@ -43,5 +46,22 @@ class ToxiproxyClusterTest {
     assertFalse(crashed.fetchFailures().isEmpty(), "fetches from the dead node's proxy are reported");
     assertTrue(crashed.job().succeeded() || String.valueOf(crashed.job().diagnostics())
         .contains("Invalid event TA_TOO_MANY_FETCH_FAILURE"), crashed.job().toString());
+  }
+
+  /**
+   * A node that dies without a word: its proxy holds every connection (a timeout toxic) and keeps
+   * listening after the crash, so nothing is reported before the node expires, as with the
+   * kernel's rules.
+   */
+  @Test
+  void aSilentCrashLeavesFetchersWaitingUntilTheNodeExpires(MiniCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(NetworkFaultsClusterTest.SORT, Timeline.when(NetworkFaultsClusterTest.MAPS_DONE)
+        .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()).withoutRst())));
+    RunRecord.FaultEvent crash = r.faults().get(0);
+    assertEquals("toxiproxy", crash.detail().get("network"), crash.detail().toString());
+    long lost = r.node(crash.node()).lostAt().orElseThrow(() -> new AssertionError("node never LOST"));
+    assertTrue(r.fetchFailures().stream().noneMatch(f -> f.atMs() < lost),
+        "the proxy holds every fetch, so nothing is reported before expiry: " + r.fetchFailures());
+    assertTrue(r.job().succeeded(), r.job().toString());
   }
 }
