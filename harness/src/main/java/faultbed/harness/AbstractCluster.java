@@ -74,7 +74,7 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   }
 
   /** Where cluster working folders go: disk, not tmpfs, since HDFS blocks live there. */
-  public static Path workRoot() {
+  private static Path workRoot() {
     String own = faultbed.faults.Capability.isRoot() ? "faultbed" : "faultbed-" + System.getProperty("user.name");
     return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/" + own));
   }
