@@ -47,21 +47,29 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
     return "toxiproxy";
   }
 
-  /** Puts a proxy in front of local port {@code upstreamPort}; returns the port its clients should use. */
-  public synchronized int front(int upstreamPort) {
+  /** Puts a proxy in front of port {@code upstreamPort}; returns the port its clients should use. */
+  public int front(int upstreamPort) {
+    return front(upstreamPort, 0);
+  }
+
+  /**
+   * Puts a proxy listening on {@code listenPort} (0: any free one) in front of port
+   * {@code upstreamPort}; returns the port its clients should use.
+   */
+  public synchronized int front(int upstreamPort, int listenPort) {
     Front f = fronts.get(upstreamPort);
     if (f != null) {
       return f.created().clientPort();
     }
     String name = "faultbed-" + ledger.owner() + "-" + upstreamPort;
     // Recorded first: a user's server outlives this JVM, and the next start deletes what is left.
-    LedgerEntry entry = server.inContainer() ? null
+    LedgerEntry entry = server.startedHere() ? null
         : new LedgerEntry(KIND, name, "cluster", Map.of("api", server.api()));
     if (entry != null) {
       ledger.record(entry);
     }
     try {
-      fronts.put(upstreamPort, new Front(server.create(name, upstreamPort), entry));
+      fronts.put(upstreamPort, new Front(server.create(name, upstreamPort, listenPort), entry));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create Toxiproxy proxy " + name + " on " + server, e);
     }
@@ -189,7 +197,7 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
     }
   }
 
-  /** Deletes every proxy this backend made; the server itself goes if it was this JVM's container. */
+  /** Deletes every proxy this backend made; the server itself goes if this JVM started it. */
   @Override
   public synchronized void close() {
     for (Integer port : new ArrayList<>(fronts.keySet())) {

@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 import org.testcontainers.DockerClientFactory;
@@ -15,24 +16,35 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * A Toxiproxy server to put proxies on: one the user runs on this machine (its API address), or
- * one in a container Testcontainers starts where a Docker engine is, on the host's network. Proxies
- * front ports of this machine; clients reach them on a port of this machine's loopback too.
+ * A Toxiproxy server to put proxies on. For nodes in the harness (sharing this machine's address):
+ * one the user runs on this machine (its API address), or one in a container Testcontainers starts
+ * where a Docker engine is, on the host's network; proxies front ports of this machine's loopback
+ * and listen there. For a node with an address of its own: a server of the harness's inside the
+ * node's network (a process in its namespace, or a container sharing its container's), whose
+ * proxies listen on the node's address and front its ports there, so the addresses clients are
+ * given stay the node's.
  */
 public final class ToxiproxyServer implements AutoCloseable {
   /** Where a user's server is found when the scenario names none. */
   public static final String URL_VARIABLE = "FAULTBED_TOXIPROXY_URL";
+  /** Where the server program is found for a node's namespace when it is not {@value #PROGRAM} on the PATH. */
+  public static final String PROGRAM_VARIABLE = "FAULTBED_TOXIPROXY_SERVER";
+  static final String PROGRAM = "toxiproxy-server";
   static final DockerImageName IMAGE = DockerImageName.parse("ghcr.io/shopify/toxiproxy:2.5.0");
+  /** The API port of a server inside a node's network (the node's address is its own). */
+  static final int NODE_API_PORT = 8474;
   private static final Duration CONTAINER_START = Duration.ofSeconds(60);
 
   private final ToxiproxyClient client;
   private final String api;
-  private final GenericContainer<?> container; // null for a user's server
+  private final String host; // where proxies listen and what they front
+  private final Runnable stop; // null for a user's server
 
-  private ToxiproxyServer(ToxiproxyClient client, String api, GenericContainer<?> container) {
+  private ToxiproxyServer(ToxiproxyClient client, String api, String host, Runnable stop) {
     this.client = client;
     this.api = api;
-    this.container = container;
+    this.host = host;
+    this.stop = stop;
   }
 
   /** The API address to use: the one given, else {@value #URL_VARIABLE}, else none (a container). */
@@ -75,6 +87,25 @@ public final class ToxiproxyServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Empty when Toxiproxy can front the nodes of {@code backend}, where nodes have addresses of
+   * their own and the harness runs a server inside each node's network; otherwise one line why
+   * not. A user's server cannot serve there (its proxies would listen on this machine's address,
+   * not the node's), so an address given in the scenario is refused; {@value #URL_VARIABLE} is
+   * for the mini backend and ignored.
+   */
+  public static Optional<String> onNodes(String url, String backend) {
+    if (url != null && !url.isBlank()) {
+      return Optional.of("cluster.network.toxiproxy: the " + backend + " backend runs a Toxiproxy server inside each"
+          + " node's network, its proxies on the node's address; a server at " + url + " cannot front them:"
+          + " expected \"toxiproxy\" without an address");
+    }
+    if (backend.equals("namespace") && program().isEmpty()) {
+      return Optional.of(programMissing());
+    }
+    return Optional.empty();
+  }
+
   /** Connects to the user's server, or starts one in a container; fails with one line if neither can be had. */
   public static ToxiproxyServer open(String url) {
     String resolved = resolve(url);
@@ -83,7 +114,7 @@ public final class ToxiproxyServer implements AutoCloseable {
       throw new PreconditionFailed(problem.get());
     }
     if (resolved != null) {
-      return new ToxiproxyServer(client(resolved), resolved, null);
+      return new ToxiproxyServer(client(resolved), resolved, "127.0.0.1", null);
     }
     // On the host's network, so its proxies listen on this machine's loopback as a local server's
     // do: a disabled proxy refuses connections itself. Behind Docker's port publishing, its
@@ -93,18 +124,83 @@ public final class ToxiproxyServer implements AutoCloseable {
     GenericContainer<?> c = new GenericContainer<>(IMAGE).withNetworkMode("host")
         .withCommand("-host=127.0.0.1", "-port=" + port);
     c.start();
-    String api = "http://127.0.0.1:" + port;
+    return answering("the Toxiproxy container", "http://127.0.0.1:" + port, "127.0.0.1", c::stop);
+  }
+
+  /**
+   * A server in a container of its own that shares the node container's network namespace (and
+   * nothing else: a crash of the node's processes leaves it be), recorded in the ledger first.
+   */
+  public static ToxiproxyServer besideContainer(NodeContainer node, Ledger ledger) {
+    String name = node.name() + "-toxiproxy";
+    ledger.record(DockerEngine.container(name));
+    GenericContainer<?> c = new GenericContainer<>(IMAGE).withNetworkMode("container:" + node.id())
+        .withLabel(DockerEngine.OWNER_LABEL, ledger.owner())
+        .withCreateContainerCmdModifier(cmd -> cmd.withName(name))
+        .withCommand("-host=0.0.0.0", "-port=" + NODE_API_PORT);
+    c.start();
+    return answering("the Toxiproxy container of " + node.name(), "http://" + node.address() + ":" + NODE_API_PORT,
+        node.address(), c::stop);
+  }
+
+  /**
+   * A server process inside the node's network namespace, held in {@code group} (not the node's:
+   * a crash of the node leaves it be), its output in {@code log}.
+   */
+  public static ToxiproxyServer inNamespace(NodeNetwork.NodeNamespace node, Cgroup group, java.nio.file.Path log)
+      throws IOException {
+    java.nio.file.Path program = program().orElseThrow(() -> new PreconditionFailed(programMissing()));
+    List<String> command = NodeNetwork.inside(node, List.of("sh", "-c", "exec \"$0\" -host \"$1\" -port \"$2\" > \"$3\" 2>&1",
+        program.toString(), node.address(), Integer.toString(NODE_API_PORT), log.toString()));
+    Process p = group.spawn(command);
+    return answering("the Toxiproxy server of " + node.name(), "http://" + node.address() + ":" + NODE_API_PORT,
+        node.address(), () -> {
+          p.destroyForcibly();
+          group.killAll(Duration.ofSeconds(10));
+        });
+  }
+
+  /**
+   * The {@value #PROGRAM} to run in a node's namespace: {@value #PROGRAM_VARIABLE}, else the one on
+   * the PATH.
+   */
+  public static Optional<java.nio.file.Path> program() {
+    String given = System.getenv(PROGRAM_VARIABLE);
+    if (given != null && !given.isBlank()) {
+      java.nio.file.Path p = java.nio.file.Path.of(given);
+      return java.nio.file.Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+    }
+    String path = System.getenv("PATH");
+    for (String dir : (path == null ? "" : path).split(java.io.File.pathSeparator)) {
+      java.nio.file.Path p = java.nio.file.Path.of(dir.isEmpty() ? "." : dir, PROGRAM);
+      if (java.nio.file.Files.isExecutable(p)) {
+        return Optional.of(p);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Why {@link #program()} found none, and what to do. */
+  public static String programMissing() {
+    String given = System.getenv(PROGRAM_VARIABLE);
+    return given != null && !given.isBlank()
+        ? PROGRAM_VARIABLE + "=" + given + " is not an executable file: expected the path of Toxiproxy's server program"
+        : "no " + PROGRAM + " on the PATH: the namespace backend runs Toxiproxy's server inside each node's namespace;"
+            + " install it (github.com/Shopify/toxiproxy releases) or give its path in " + PROGRAM_VARIABLE;
+  }
+
+  /** The server at {@code api} once it answers (bounded); stopped, and an error, if it never does. */
+  private static ToxiproxyServer answering(String what, String api, String host, Runnable stop) {
     ToxiproxyClient client = client(api);
     long deadline = System.nanoTime() + CONTAINER_START.toNanos();
     while (true) {
       try {
         client.version();
-        return new ToxiproxyServer(client, api, c);
+        return new ToxiproxyServer(client, api, host, stop);
       } catch (IOException | RuntimeException notYet) {
         if (System.nanoTime() > deadline) {
-          c.stop();
-          throw new IllegalStateException("the Toxiproxy container did not answer at " + api + " within "
-              + CONTAINER_START, notYet);
+          stop.run();
+          throw new IllegalStateException(what + " did not answer at " + api + " within " + CONTAINER_START, notYet);
         }
         LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
       }
@@ -132,33 +228,36 @@ public final class ToxiproxyServer implements AutoCloseable {
     return api;
   }
 
-  /** Whether proxies live in a container this JVM started (and that dies with it). */
-  public boolean inContainer() {
-    return container != null;
+  /** Whether the server is one this JVM started (its proxies die with it), not a user's. */
+  public boolean startedHere() {
+    return stop != null;
   }
 
   ToxiproxyClient client() {
     return client;
   }
 
-  /** A proxy in front of local port {@code upstreamPort}, and the local port clients reach it on. */
+  /**
+   * A proxy in front of port {@code upstreamPort} of its host, listening on {@code listenPort}
+   * there (0: any free one), and the port clients reach it on.
+   */
   record Created(Proxy proxy, int clientPort) {}
 
-  synchronized Created create(String name, int upstreamPort) throws IOException {
-    Proxy p = client.createProxy(name, "127.0.0.1:0", "127.0.0.1:" + upstreamPort);
+  synchronized Created create(String name, int upstreamPort, int listenPort) throws IOException {
+    Proxy p = client.createProxy(name, host + ":" + listenPort, host + ":" + upstreamPort);
     String listen = p.getListen();
     return new Created(p, Integer.parseInt(listen.substring(listen.lastIndexOf(':') + 1)));
   }
 
   @Override
   public void close() {
-    if (container != null) {
-      container.stop();
+    if (stop != null) {
+      stop.run();
     }
   }
 
   @Override
   public String toString() {
-    return container == null ? "Toxiproxy at " + api : "Toxiproxy in a container (" + api + ")";
+    return stop == null ? "Toxiproxy at " + api : "Toxiproxy of the harness's (" + api + ")";
   }
 }

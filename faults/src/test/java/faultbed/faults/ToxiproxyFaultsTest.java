@@ -172,7 +172,7 @@ class ToxiproxyFaultsTest {
 
   @Test
   void proxiesOfAKilledHarnessAreDeletedByTheNextStart() throws Exception {
-    assumeFalse(server.inContainer(), "a container server dies with its JVM; this is about a user's server");
+    assumeFalse(server.startedHere(), "a server this JVM started dies with it; this is about a user's server");
     try (ServerSocket echo = Echo.start()) {
       Process maker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-cp", System.getProperty("java.class.path"), Maker.class.getName(), server.api(),

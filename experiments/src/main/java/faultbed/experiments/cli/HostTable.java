@@ -62,8 +62,11 @@ final class HostTable {
   /** A capability: there or not, and what it is, or why not and how to get it. */
   record Check(String name, boolean ok, String detail) {}
 
-  /** A fault kind on each node and network backend: "yes", or "no: " and why. */
-  record KindRow(String kind, String mini, String miniToxiproxy, String namespace, String containers) {}
+  /**
+   * A fault kind on each node backend with each network backend ("mini", "mini+toxiproxy", ...):
+   * "yes", or "no: " and why.
+   */
+  record KindRow(String kind, Map<String, String> on) {}
 
   static Report probe() {
     CgroupLayout cgroups = CgroupLayout.current();
@@ -77,14 +80,20 @@ final class HostTable {
         + " Toxiproxy in a container)")));
     Optional<String> toxiproxy = ToxiproxyServer.unavailable(null);
     checks.add(new Check("toxiproxy", toxiproxy.isEmpty(), toxiproxy.orElse("a Toxiproxy server is reachable")));
-    ClusterSpec mini = ClusterSpec.defaults();
-    ClusterSpec proxied = mini.withNetwork(NetworkBackend.toxiproxy(null));
-    ClusterSpec namespace = mini.withBackend(NodeBackend.NAMESPACE);
-    ClusterSpec containers = mini.withBackend(NodeBackend.CONTAINERS);
+    Optional<java.nio.file.Path> program = ToxiproxyServer.program();
+    checks.add(new Check("toxiproxy-server", program.isPresent(), program.map(p -> p + " (Toxiproxy inside each node"
+        + " of the namespace backend)").orElse(ToxiproxyServer.programMissing())));
+    Map<String, ClusterSpec> clusters = new java.util.LinkedHashMap<>();
+    for (NodeBackend backend : NodeBackend.values()) {
+      ClusterSpec kernel = ClusterSpec.defaults().withBackend(backend);
+      clusters.put(backend.label(), kernel);
+      clusters.put(backend.label() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
+    }
     List<KindRow> rows = new java.util.ArrayList<>();
     for (Map.Entry<String, Fault> e : kinds().entrySet()) {
-      Fault f = e.getValue();
-      rows.add(new KindRow(e.getKey(), verdict(f, mini), verdict(f, proxied), verdict(f, namespace), verdict(f, containers)));
+      Map<String, String> on = new java.util.LinkedHashMap<>();
+      clusters.forEach((name, cluster) -> on.put(name, verdict(e.getValue(), cluster)));
+      rows.add(new KindRow(e.getKey(), on));
     }
     return new Report(Capability.isRoot(), uid(), cgroups.describe(), cgroups.problems(), checks, rows);
   }
@@ -99,19 +108,31 @@ final class HostTable {
       out.printf("%-16s %-4s %s%n", c.name(), c.ok() ? "yes" : "no", c.detail());
     }
     out.println();
-    out.printf("%-18s %-24s %-24s %-24s %s%n", "fault kind", "mini", "mini+toxiproxy", "namespace", "containers");
+    if (r.faultKinds().isEmpty()) {
+      return;
+    }
+    List<String> columns = new java.util.ArrayList<>(r.faultKinds().get(0).on().keySet());
+    Map<String, Integer> width = new java.util.HashMap<>();
+    for (String c : columns) {
+      width.put(c, Math.max(c.length(), r.faultKinds().stream().mapToInt(k -> k.on().get(c).length()).max().orElse(0)));
+    }
+    StringBuilder head = new StringBuilder(String.format("%-18s", "fault kind"));
+    columns.forEach(c -> head.append(' ').append(String.format("%-" + width.get(c) + "s", c)));
+    out.println(head.toString().stripTrailing());
     for (KindRow k : r.faultKinds()) {
-      out.printf("%-18s %-24s %-24s %-24s %s%n", k.kind(), k.mini(), k.miniToxiproxy(), k.namespace(),
-          k.containers());
+      StringBuilder line = new StringBuilder(String.format("%-18s", k.kind()));
+      columns.forEach(c -> line.append(' ').append(String.format("%-" + width.get(c) + "s", k.on().get(c))));
+      out.println(line.toString().stripTrailing());
     }
   }
 
   /** "yes", or "no: " and the first thing missing: the backend itself, the fault on it, what the host lacks. */
   private static String verdict(Fault f, ClusterSpec cluster) {
-    List<String> backend = Preconditions.problems(cluster);
-    if (!backend.isEmpty()) {
-      return "no: " + (cluster.network().isToxiproxy() ? "no Toxiproxy server"
-          : cluster.backend() == NodeBackend.CONTAINERS ? "no Docker engine" : "needs netns, iptables, root");
+    if (!Preconditions.problems(cluster.withNetwork(NetworkBackend.KERNEL)).isEmpty()) {
+      return "no: " + (cluster.backend() == NodeBackend.CONTAINERS ? "no Docker engine" : "needs netns, iptables, root");
+    }
+    if (!Preconditions.problems(cluster).isEmpty()) {
+      return "no: " + (cluster.backend() == NodeBackend.NAMESPACE ? "no toxiproxy-server" : "no Toxiproxy server");
     }
     if (ScenarioParser.unsupported(f, cluster).isPresent()) {
       return "no: not on this backend";

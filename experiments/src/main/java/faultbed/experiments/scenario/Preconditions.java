@@ -44,7 +44,8 @@ public final class Preconditions {
     }
     if (cluster.network().isToxiproxy()) {
       // the server fronts every node's shuffle, faults or not
-      ToxiproxyServer.unavailable(cluster.network().toxiproxyUrl()).ifPresent(problems::add);
+      (cluster.backend() == faultbed.harness.NodeBackend.MINI ? ToxiproxyServer.unavailable(cluster.network().toxiproxyUrl())
+          : ToxiproxyServer.onNodes(cluster.network().toxiproxyUrl(), cluster.backend().label())).ifPresent(problems::add);
     }
     return new ArrayList<>(problems);
   }

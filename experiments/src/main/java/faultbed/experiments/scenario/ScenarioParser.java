@@ -263,9 +263,10 @@ public final class ScenarioParser {
 
   /** Faults a variant's node or network backend cannot make are rejected before anything starts. */
   public static void checkNetwork(Variant v, String at) {
-    if (v.cluster().network().isToxiproxy() && v.cluster().backend() != NodeBackend.MINI) {
-      throw new ScenarioException(at + "cluster.network", "the " + v.cluster().backend().label() + " backend makes"
-          + " network faults on each node's own link; \"toxiproxy\" goes with the mini backend (cluster.backend \"mini\")");
+    if (v.cluster().backend() != NodeBackend.MINI && v.cluster().network().toxiproxyUrl() != null) {
+      throw new ScenarioException(at + "cluster.network.toxiproxy", "the " + v.cluster().backend().label() + " backend runs"
+          + " a Toxiproxy server inside each node's network, its proxies on the node's address, so a server of yours"
+          + " cannot front them; expected \"toxiproxy\" without an address, got " + v.cluster().network().toxiproxyUrl());
     }
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {

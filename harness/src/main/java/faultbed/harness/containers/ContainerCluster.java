@@ -2,13 +2,14 @@ package faultbed.harness.containers;
 
 import faultbed.faults.DockerEngine;
 import faultbed.faults.Ledger;
+import faultbed.faults.NetworkFaults;
 import faultbed.faults.NodeContainer;
 import faultbed.faults.NodeNetwork;
 import faultbed.faults.PreconditionFailed;
+import faultbed.faults.ToxiproxyServer;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.daemons.HarnessDaemons;
 import faultbed.harness.daemons.ProcessNodeCluster;
-import faultbed.harness.timeline.FaultContext;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -71,8 +72,9 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
       throw new PreconditionFailed("cluster.backend \"containers\": " + p);
     });
     if (spec.network().isToxiproxy()) {
-      throw new PreconditionFailed("cluster.network: the containers backend makes network faults inside each"
-          + " node's container; \"toxiproxy\" goes with the mini backend");
+      ToxiproxyServer.onNodes(spec.network().toxiproxyUrl(), "containers").ifPresent(p -> {
+        throw new PreconditionFailed(p);
+      });
     }
     return start("containers", log, (ledger, work) -> assemble(spec, ledger, work), ledger -> { });
   }
@@ -164,13 +166,19 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
     node.container().plug();
   }
 
+  /** In a container of its own that shares the node container's network, and nothing else. */
   @Override
-  public FaultContext faultContext(String runId) {
-    return new FaultContext(runId, ledger, node -> ((ContainerNode) node).container().networkFaults());
+  protected ToxiproxyServer startToxiproxy(ContainerNode node) {
+    return ToxiproxyServer.besideContainer(node.container(), ledger);
   }
 
   @Override
-  protected String backendLabel() {
+  protected NetworkFaults linkFaults(ContainerNode node) {
+    return node.container().networkFaults();
+  }
+
+  @Override
+  protected String backendName() {
     return "containers";
   }
 
@@ -189,7 +197,7 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
 
   /** Every node container removed at once (nothing of a run survives), then the daemons, then the network. */
   @Override
-  protected void stop() {
+  protected void stopNodes() {
     try {
       containers.parallelStream().forEach(GenericContainer::stop);
       daemons.stop();

@@ -33,6 +33,13 @@ import org.awaitility.Awaitility;
  */
 public final class HarnessDaemons {
   private static final Duration NODE_START = Duration.ofSeconds(120);
+  /**
+   * Where a node's shuffle listens when a proxy fronts it, and the proxy: fixed, as each node has
+   * an address of its own, so the proxy is made before the node starts and the node is told its
+   * port (Hadoop's default shuffle port, and the next).
+   */
+  public static final int SHUFFLE_PORT = 13562;
+  public static final int SHUFFLE_PROXY_PORT = 13563;
   /** The same opens the harness runs with: the NodeManager's web app and Guice need them. */
   private static final List<String> OPENS = List.of("java.lang", "java.util", "java.util.concurrent",
       "java.net", "java.io", "sun.nio.ch", "java.lang.reflect");
@@ -114,9 +121,10 @@ public final class HarnessDaemons {
   /**
    * Writes the site file of one generation of a node at {@code address}: its DataNode keeps its
    * blocks in {@code home} (a crashed machine's disk outlives it), everything else lives in
-   * {@code dir}.
+   * {@code dir}. With {@code proxiedShuffle}, its shuffle binds {@link #SHUFFLE_PORT} and tells
+   * reducers {@link #SHUFFLE_PROXY_PORT}, where a proxy fronts it.
    */
-  public void writeNodeSite(String address, Path home, Path dir) throws IOException {
+  public void writeNodeSite(String address, Path home, Path dir, boolean proxiedShuffle) throws IOException {
     String a = address;
     Files.createDirectories(dir.resolve("local"));
     Files.createDirectories(dir.resolve("logs"));
@@ -139,8 +147,14 @@ public final class HarnessDaemons {
     c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
     c.set(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle");
-    c.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
-    c.setInt("mapreduce.shuffle.port", 0);
+    if (proxiedShuffle) {
+      c.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class", ProxiedShuffleHandler.class.getName());
+      c.setInt("mapreduce.shuffle.port", SHUFFLE_PORT);
+      c.setInt(ProxiedShuffleHandler.ADVERTISED, SHUFFLE_PROXY_PORT);
+    } else {
+      c.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
+      c.setInt("mapreduce.shuffle.port", 0);
+    }
     c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR,
         "org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor");
     try (var out = new FileOutputStream(dir.resolve(NodeProcess.SITE).toFile())) {

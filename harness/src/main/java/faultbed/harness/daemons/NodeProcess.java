@@ -42,7 +42,10 @@ public final class NodeProcess {
     var meta = nm.getNMContext().getAuxServices().getMetaData().get(ShuffleHandler.MAPREDUCE_SHUFFLE_SERVICEID);
     Properties p = new Properties();
     p.setProperty("nodeId", nm.getNMContext().getNodeId().toString());
-    p.setProperty("shufflePort", Integer.toString(ShuffleHandler.deserializeMetaData(meta.duplicate())));
+    int advertised = ShuffleHandler.deserializeMetaData(meta.duplicate());
+    int fixed = conf.getInt(ShuffleHandler.SHUFFLE_PORT_CONFIG_KEY, 0); // bound there when a proxy fronts it
+    p.setProperty("shufflePort", Integer.toString(fixed > 0 ? fixed : advertised));
+    p.setProperty("advertisedShufflePort", Integer.toString(advertised));
     p.setProperty("nmHttpPort", Integer.toString(nm.getNMContext().getHttpPort()));
     p.setProperty("dnXferPort", Integer.toString(dn.getXferPort()));
     p.setProperty("dnIpcPort", Integer.toString(dn.getIpcPort()));

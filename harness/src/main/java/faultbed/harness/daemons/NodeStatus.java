@@ -33,8 +33,14 @@ public record NodeStatus(Properties values) {
     return values.getProperty("nodeId");
   }
 
+  /** The port the node's shuffle bound. */
   public int shufflePort() {
     return port("shufflePort");
+  }
+
+  /** The port reducers are told: a proxy's when one fronts the shuffle. */
+  public int advertisedShufflePort() {
+    return port("advertisedShufflePort");
   }
 
   /** Every TCP port the node serves: shuffle, container manager, NodeManager web, DataNode's three. */

@@ -1,5 +1,6 @@
 package faultbed.harness.daemons;
 
+import faultbed.faults.Toxiproxy;
 import faultbed.harness.Node;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -27,6 +28,7 @@ public abstract class ProcessNode<H> implements Node {
   private final int index;
   private volatile Generation<H> current;
   private volatile boolean up;
+  private volatile Toxiproxy shuffleProxy; // in front of its shuffle on toxiproxy networks
 
   /** One life of the node: its process, its folder, and what it reported once serving (null until then). */
   public record Generation<H>(int number, Path dir, H process, NodeStatus status) {
@@ -48,6 +50,16 @@ public abstract class ProcessNode<H> implements Node {
     return current;
   }
 
+  /** The proxies in front of the node's shuffle: its crash makes them refuse, as the dead port does. */
+  public void frontedBy(Toxiproxy proxies) {
+    this.shuffleProxy = proxies;
+  }
+
+  /** Its Toxiproxy, or null where its shuffle has none in front. */
+  public Toxiproxy proxies() {
+    return shuffleProxy;
+  }
+
   @Override
   public int index() {
     return index;
@@ -64,6 +76,11 @@ public abstract class ProcessNode<H> implements Node {
   @Override
   public int shufflePort() {
     return current.status().shufflePort();
+  }
+
+  @Override
+  public int advertisedShufflePort() {
+    return current.status().advertisedShufflePort();
   }
 
   /** The node process's pid, in the pid namespace it runs in. */
@@ -135,7 +152,8 @@ public abstract class ProcessNode<H> implements Node {
     detail.put("processesKilled", Integer.toString(killAll()));
     detail.put("killedThrough", killedThrough());
     detail.put("allProcessesDeadAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
-    detail.put("shufflePortAfterCrash", probe(shufflePort()));
+    shuffleClosed();
+    detail.put("shufflePortAfterCrash", probe(advertisedShufflePort()));
     return detail;
   }
 
@@ -151,11 +169,20 @@ public abstract class ProcessNode<H> implements Node {
     up = false;
     boolean exited = terminate();
     int left = killAll();
+    shuffleClosed();
     detail.put("nodeId", id);
     detail.put("stoppedAfterMs", Long.toString((System.nanoTime() - t0) / 1_000_000));
     detail.put("exitedOnItsOwn", Boolean.toString(exited));
     detail.put("processesLeftAfterStop", Integer.toString(left));
     return detail;
+  }
+
+  /** Its shuffle's proxy refuses as the port behind it does, unless a silence holds it. */
+  private void shuffleClosed() {
+    Toxiproxy p = shuffleProxy;
+    if (p != null) {
+      p.refuse(shufflePort());
+    }
   }
 
   /** What a connect to the node's port meets now: "refused" (RST), "no answer" or "open". */

@@ -1,10 +1,14 @@
 package faultbed.harness.daemons;
 
 import faultbed.faults.Ledger;
+import faultbed.faults.NetworkFaults;
+import faultbed.faults.Toxiproxy;
+import faultbed.faults.ToxiproxyServer;
 import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
 import faultbed.harness.daemons.ProcessNode.Generation;
+import faultbed.harness.timeline.FaultContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +21,9 @@ import org.apache.hadoop.conf.Configuration;
  * A cluster whose worker nodes are processes of their own ({@link ProcessNode}) and whose
  * NameNode, ResourceManager and JobHistory server stay in the harness ({@link HarnessDaemons}).
  * A backend says where a node's process runs: {@link #startProcess}, {@link #alive},
- * {@link #bringDown}.
+ * {@link #bringDown}; and how its network is faulted: on its own link ({@link #linkFaults}), or,
+ * on toxiproxy networks, by a Toxiproxy server inside the node's network ({@link #startToxiproxy})
+ * whose proxy, on the node's address, fronts its shuffle.
  *
  * @param <H> what the backend holds of one generation's process
  * @param <N> the backend's node
@@ -25,12 +31,15 @@ import org.apache.hadoop.conf.Configuration;
 public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends AbstractCluster<N> {
   protected final HarnessDaemons daemons;
   private final List<N> nodes = new ArrayList<>();
+  private final boolean proxied;
+  private final List<Toxiproxy> proxies = new ArrayList<>();
 
   /** Starts the daemons on {@code host}: the address nodes reach the harness on. */
   protected ProcessNodeCluster(ClusterSpec spec, Ledger ledger, Path workDir, String host) throws IOException {
     super(spec, ledger, workDir);
     daemons = new HarnessDaemons(spec, workDir, host);
     resourceManagerUp(daemons.resourceManager());
+    proxied = spec.network().isToxiproxy();
   }
 
   /** Starts every node at once, then waits until each serves. */
@@ -38,6 +47,16 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     List<N> starting = new ArrayList<>();
     for (int i = 0; i < spec.nodes(); i++) {
       N n = node.apply(i);
+      if (proxied) {
+        try {
+          Toxiproxy p = new Toxiproxy(startToxiproxy(n), ledger);
+          proxies.add(p);
+          n.frontedBy(p);
+        } catch (IOException e) {
+          throw new HarnessException("cannot start the Toxiproxy server of node " + i, e);
+        }
+        frontShuffle(n);
+      }
       n.begin(launch(n, 0));
       starting.add(n);
     }
@@ -59,12 +78,26 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
   /** Kills whatever is left of the node's dead generation and undoes what cut it off. */
   protected abstract void bringDown(N node);
 
+  /** A Toxiproxy server inside the node's network, its proxies listening on the node's address. */
+  protected abstract ToxiproxyServer startToxiproxy(N node) throws IOException;
+
+  /** Network faults on the node's own link, where no proxy is in front of it. */
+  protected abstract NetworkFaults linkFaults(N node);
+
+  /** Stops the nodes, the daemons and what holds the nodes' network, after the nodes' proxies. */
+  protected abstract void stopNodes();
+
+  /** A proxy on the node's address in front of its shuffle, on the port the node will advertise. */
+  private void frontShuffle(N node) {
+    node.proxies().front(HarnessDaemons.SHUFFLE_PORT, HarnessDaemons.SHUFFLE_PROXY_PORT);
+  }
+
   /** Generation {@code number} of the node: its site file, then its process. */
   private Generation<H> launch(N node, int number) {
     Path home = workDir.resolve("nodes").resolve("node-" + node.index());
     Path dir = home.resolve("g" + number);
     try {
-      daemons.writeNodeSite(node.address(), home, dir);
+      daemons.writeNodeSite(node.address(), home, dir, proxied);
       return new Generation<>(number, dir, startProcess(node, dir), null);
     } catch (IOException e) {
       throw new HarnessException("cannot start node " + node.index(), e);
@@ -79,10 +112,42 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     node.begin(g.serving(status));
   }
 
+  /** A fresh generation; the dead one's proxy, refusing since the crash, is made anew. */
   @Override
   protected final void restart(N node) {
     bringDown(node);
+    if (node.proxies() != null) {
+      node.proxies().unfront(HarnessDaemons.SHUFFLE_PORT);
+      frontShuffle(node);
+    }
     node.begin(launch(node, node.generation().number() + 1));
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public final FaultContext faultContext(String runId) {
+    return new FaultContext(runId, ledger, node -> {
+      N n = (N) node;
+      return n.proxies() != null ? n.proxies() : linkFaults(n);
+    });
+  }
+
+  @Override
+  protected String backendLabel() {
+    return proxied ? backendName() + "+toxiproxy" : backendName();
+  }
+
+  /** The backend's name in messages and records. */
+  protected abstract String backendName();
+
+  /** The nodes' proxies and their servers go first (a server lives in its node's network), then the rest. */
+  @Override
+  protected final void stop() {
+    try {
+      proxies.parallelStream().forEach(Toxiproxy::close);
+    } finally {
+      stopNodes();
+    }
   }
 
   @Override

@@ -43,7 +43,8 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
         .withBackend(faultbed.harness.NodeBackend.of(cfg.backend(), "@Faultbed backend"));
     var store = context.getStore(NS);
     if (spec.network().isToxiproxy()) {
-      var missing = faultbed.faults.ToxiproxyServer.unavailable(null);
+      var missing = spec.backend() == faultbed.harness.NodeBackend.MINI ? faultbed.faults.ToxiproxyServer.unavailable(null)
+          : faultbed.faults.ToxiproxyServer.onNodes(null, spec.backend().label());
       if (missing.isPresent()) {
         store.put("skip", "Toxiproxy backend not tested here: " + missing.get()); // reported test by test
         return;

@@ -6,6 +6,7 @@ import faultbed.faults.LedgerEntry;
 import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
+import faultbed.harness.daemons.ProxiedShuffleHandler;
 import faultbed.harness.daemons.ResourceTrackerLink;
 import java.io.File;
 import java.io.IOException;

@@ -5,12 +5,13 @@ import faultbed.faults.Cgroup;
 import faultbed.faults.CgroupLayout;
 import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
+import faultbed.faults.NetworkFaults;
 import faultbed.faults.NodeNetwork;
 import faultbed.faults.PreconditionFailed;
+import faultbed.faults.ToxiproxyServer;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.daemons.HarnessDaemons;
 import faultbed.harness.daemons.ProcessNodeCluster;
-import faultbed.harness.timeline.FaultContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,8 +52,9 @@ public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Hel
       throw new PreconditionFailed(problems.get(0));
     }
     if (spec.network().isToxiproxy()) {
-      throw new PreconditionFailed("cluster.network: the namespace backend makes network faults on each"
-          + " node's own link; \"toxiproxy\" goes with the mini backend");
+      ToxiproxyServer.onNodes(spec.network().toxiproxyUrl(), "namespace").ifPresent(p -> {
+        throw new PreconditionFailed(p);
+      });
     }
     return start("namespace", log, (ledger, work) -> {
       ledger.record(LedgerEntry.cgroup(Cgroup.of(ledger.owner()).create(), "cluster"));
@@ -94,13 +96,20 @@ public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Hel
     return network;
   }
 
+  /** In the node's namespace, in a cgroup of its own beside the node's (a crash of the node leaves it be). */
   @Override
-  public FaultContext faultContext(String runId) {
-    return new FaultContext(runId, ledger, node -> network.faults(((NamespaceNode) node).namespace()));
+  protected ToxiproxyServer startToxiproxy(NamespaceNode node) throws IOException {
+    Cgroup group = Cgroup.of(ledger.owner() + "/toxiproxy-" + node.index()).create();
+    return ToxiproxyServer.inNamespace(node.namespace(), group, workDir.resolve("toxiproxy-" + node.index() + ".log"));
   }
 
   @Override
-  protected String backendLabel() {
+  protected NetworkFaults linkFaults(NamespaceNode node) {
+    return network.faults(node.namespace());
+  }
+
+  @Override
+  protected String backendName() {
     return "namespace";
   }
 
@@ -122,7 +131,7 @@ public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Hel
 
   /** Every node process killed at once (nothing of a run survives), then the daemons. */
   @Override
-  protected void stop() {
+  protected void stopNodes() {
     try {
       killNodes(ledger);
       daemons.stop();

@@ -47,11 +47,48 @@ public final class NodeFailureChecks {
         .allMatch(a -> a.startMs() >= lost), "maps re-run only after LOST");
     assertTrue(r.job().succeeded(), r.job().toString());
 
-    ProcessNode<?> dead = cluster.nodes().get(crash.node());
+    backAfterReset(cluster, crash.node());
+  }
+
+  /** A reset brings the dead node back as a new generation at its address. */
+  private static void backAfterReset(AbstractCluster<? extends ProcessNode<?>> cluster, int node) {
+    ProcessNode<?> dead = cluster.nodes().get(node);
     String oldId = dead.nodeId();
     cluster.reset();
     assertTrue(dead.isUp());
     assertNotEquals(oldId, dead.nodeId(), "a new generation registers anew");
     assertTrue(dead.nodeId().startsWith(dead.address() + ":"), "at the same address: " + dead.nodeId());
+  }
+
+  /**
+   * Each node binds its shuffle on the fixed port and tells reducers the port of the proxy beside
+   * it, on its own address.
+   */
+  public static void shuffleThroughProxies(List<? extends ProcessNode<?>> nodes) {
+    for (ProcessNode<?> n : nodes) {
+      assertEquals(HarnessDaemons.SHUFFLE_PORT, n.shufflePort(), n.nodeId());
+      assertEquals(HarnessDaemons.SHUFFLE_PROXY_PORT, n.advertisedShufflePort(), n.nodeId());
+      assertEquals(List.of(HarnessDaemons.SHUFFLE_PORT), n.proxies().reach(n.ports()), "only the shuffle is fronted");
+    }
+  }
+
+  /**
+   * A node that died without a word, silenced by its proxy: connects to the proxy succeed and then
+   * nothing comes back, so no fetch is reported before the node expires; the maps re-run after, and
+   * a reset brings the node back behind a proxy made anew.
+   */
+  public static void silencedByItsProxyThenBack(RunRecord r, AbstractCluster<? extends ProcessNode<?>> cluster,
+      String backend) {
+    assertEquals(backend + "+toxiproxy", r.cluster().backend());
+    RunRecord.FaultEvent crash = r.faults().get(0);
+    assertEquals("toxiproxy", crash.detail().get("network"), crash.detail().toString());
+    assertEquals("open", crash.detail().get("shufflePortAfterCrash"), "the proxy keeps listening: " + crash.detail());
+    long lost = r.node(crash.node()).lostAt().orElseThrow(() -> new AssertionError("node never LOST"));
+    assertTrue(r.fetchFailures().stream().noneMatch(f -> f.atMs() < lost),
+        "the proxy holds every fetch, so nothing is reported before expiry: " + r.fetchFailures());
+    assertTrue(r.job().succeeded(), r.job().toString());
+
+    backAfterReset(cluster, crash.node());
+    shuffleThroughProxies(cluster.nodes());
   }
 }

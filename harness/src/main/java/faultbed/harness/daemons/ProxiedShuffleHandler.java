@@ -1,4 +1,4 @@
-package faultbed.harness.mini;
+package faultbed.harness.daemons;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,23 +12,28 @@ import org.apache.hadoop.mapred.ShuffleHandler;
 /**
  * Hadoop's ShuffleHandler, serving map output on its own port as usual, but telling the
  * ApplicationMaster (through its service metadata) the port of a proxy in front of it. Reducers
- * then fetch this node's map output through the proxy, where network faults act on it.
+ * then fetch this node's map output through the proxy, where network faults act on it. The proxy's
+ * port is given in the configuration where it is known beforehand (a node of its own address, its
+ * proxy on a fixed port beside it), or made by a function of the harness's JVM once the handler
+ * has bound (nodes in the harness, sharing its address).
  */
 public class ProxiedShuffleHandler extends ShuffleHandler {
   /** Names the function (in this JVM) that fronts a bound port with a proxy and returns the proxy's port. */
-  static final String FRONTS = "faultbed.shuffle.fronts";
+  public static final String FRONTS = "faultbed.shuffle.fronts";
+  /** The proxy's port, where it is fixed before the node starts. */
+  public static final String ADVERTISED = "faultbed.shuffle.advertised-port";
   private static final Map<String, IntUnaryOperator> REGISTRY = new ConcurrentHashMap<>();
 
   private volatile int advertised = -1;
   private ShuffleChannelHandlerContext context;
 
-  static String register(IntUnaryOperator front) {
+  public static String register(IntUnaryOperator front) {
     String id = UUID.randomUUID().toString();
     REGISTRY.put(id, front);
     return id;
   }
 
-  static void unregister(String id) {
+  public static void unregister(String id) {
     REGISTRY.remove(id);
   }
 
@@ -42,11 +47,13 @@ public class ProxiedShuffleHandler extends ShuffleHandler {
   protected void serviceStart() throws Exception {
     super.serviceStart();
     int bound = getConfig().getInt(SHUFFLE_PORT_CONFIG_KEY, -1);
+    int fixed = getConfig().getInt(ADVERTISED, -1);
     IntUnaryOperator front = REGISTRY.get(getConfig().get(FRONTS, ""));
-    if (front == null) {
-      throw new IllegalStateException("no proxy to advertise for shuffle port " + bound + " (" + FRONTS + " unset)");
+    if (fixed <= 0 && front == null) {
+      throw new IllegalStateException("no proxy to advertise for shuffle port " + bound + " (neither " + ADVERTISED
+          + " nor " + FRONTS + " set)");
     }
-    advertised = front.applyAsInt(bound);
+    advertised = fixed > 0 ? fixed : front.applyAsInt(bound);
     // A fetch is signed over the port its URL names, and verified against the port the handler
     // believes it serves: the proxy's, for URLs that name the proxy.
     context.port = advertised;

@@ -1,0 +1,18 @@
+package faultbed.harness.ns;
+
+import faultbed.harness.daemons.ToxiproxyNodesTests;
+import faultbed.harness.junit.Faultbed;
+
+/** The namespace backend's nodes, each with a Toxiproxy server in its network fronting its shuffle. */
+@Faultbed(backend = "namespace", network = "toxiproxy", nodes = 4, hadoop = {
+    "mapreduce.job.reduce.slowstart.completedmaps=1.0",
+    "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
+    "yarn.client.nodemanager-connect.max-wait-ms=10000",
+    "yarn.client.nodemanager-connect.retry-interval-ms=2000",
+    "mapreduce.reduce.shuffle.connect.timeout=15000"})
+class NamespaceToxiproxyTest extends ToxiproxyNodesTests {
+  @Override
+  protected String backend() {
+    return "namespace";
+  }
+}
