@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HarnessKilledMidRunTest {
   private static final String SCENARIO = """
-      { "name": "killed", "cluster": { "nodes": 2 },
+      { "name": "killed", "cluster": { "nodes": 2, "network": "%s" },
         "workload": { "type": "synthetic", "maps": 2, "reduces": 1, "mapTime": "120s", "reduceTime": "1s" },
         "runs": 1 }
       """;
@@ -82,14 +82,15 @@ class HarnessKilledMidRunTest {
   }
 
   /**
-   * On the containers backend the dead harness leaves its node containers (with their processes)
-   * and its Docker network: one new start removes them.
+   * On the containers backend the dead harness leaves its node containers (with their processes),
+   * each node's Toxiproxy container and its Docker network: one new start removes them.
    */
   @Test
   void nextStartRemovesTheNodeContainersAndNetworkADeadHarnessLeft(@TempDir Path dir) throws Exception {
     assumeTrue(DockerEngine.unavailable().isEmpty(), () -> "no Docker engine: " + DockerEngine.unavailable().orElse(""));
-    String owner = killMidRun(dir, "containers", o -> !containersOf(o, true).isEmpty());
-    assertFalse(containersOf(owner, false).isEmpty(), "node containers outlive a SIGKILLed harness");
+    String owner = killMidRun(dir, "containers", "toxiproxy", o -> !containersOf(o, true).isEmpty());
+    assertTrue(containersOf(owner, false).stream().filter(n -> n.endsWith("-toxiproxy")).count() == 2,
+        "node and proxy containers outlive a SIGKILLed harness: " + containersOf(owner, false));
     List<String> said = new CopyOnWriteArrayList<>();
     try (MiniCluster next = MiniCluster.start(ClusterSpec.nodes(1), said::add)) {
       assertTrue(containersOf(owner, false).isEmpty(), "no container of the dead run survives the next start");
@@ -121,7 +122,7 @@ class HarnessKilledMidRunTest {
   /** Runs a scenario in a child harness, SIGKILLs it mid-run, starts a mini cluster; returns the dead owner's prefix. */
   private static String killMidRunThenStartAgain(Path dir, String backend) throws Exception {
     assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
-    String owner = killMidRun(dir, backend, o -> containerJvmsOf(o).size() >= 2);
+    String owner = killMidRun(dir, backend, "kernel", o -> containerJvmsOf(o).size() >= 2);
     List<Long> orphans = containerJvmsOf(owner);
     assertFalse(orphans.isEmpty(), "container JVMs outlive a SIGKILLed harness (the hazard this guards against)");
 
@@ -142,13 +143,13 @@ class HarnessKilledMidRunTest {
   }
 
   /**
-   * Runs a scenario in a child harness on {@code backend} until {@code running} holds for its
-   * owner prefix, then SIGKILLs it; returns that prefix.
+   * Runs a scenario in a child harness on {@code backend} and {@code network} until {@code running}
+   * holds for its owner prefix, then SIGKILLs it; returns that prefix.
    */
-  private static String killMidRun(Path dir, String backend, java.util.function.Predicate<String> running)
+  private static String killMidRun(Path dir, String backend, String network, java.util.function.Predicate<String> running)
       throws Exception {
     Path scenario = dir.resolve("killed.json");
-    Files.writeString(scenario, SCENARIO);
+    Files.writeString(scenario, SCENARIO.formatted(network));
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "--add-opens", "java.base/java.lang=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"),
