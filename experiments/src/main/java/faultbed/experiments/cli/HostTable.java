@@ -9,20 +9,10 @@ import faultbed.experiments.scenario.ScenarioParser;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.NetworkBackend;
 import faultbed.harness.NodeBackend;
-import faultbed.harness.timeline.BandwidthCap;
-import faultbed.harness.timeline.Blackhole;
-import faultbed.harness.timeline.CpuHog;
-import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.Fault;
-import faultbed.harness.timeline.Freeze;
-import faultbed.harness.timeline.Latency;
-import faultbed.harness.timeline.NodeCrash;
-import faultbed.harness.timeline.NodeStop;
-import faultbed.harness.timeline.RstSuppression;
-import faultbed.harness.timeline.SlowNode;
+import faultbed.harness.timeline.FaultKind;
 import faultbed.harness.timeline.Target;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,24 +27,6 @@ final class HostTable {
   private HostTable() {}
 
   /** One fault of each kind (and each way a kind can need more), as a scenario would write it. */
-  private static Map<String, Fault> kinds() {
-    Target t = Target.randomNode();
-    Map<String, Fault> k = new LinkedHashMap<>();
-    k.put("crash", NodeCrash.on(t));
-    k.put("crash suppressRst", NodeCrash.on(t).withoutRst());
-    k.put("stop", NodeStop.on(t));
-    k.put("freeze", new Freeze(t, Duration.ofSeconds(1)));
-    k.put("slow-node cpu", new SlowNode(t, 0.5, null, null, null));
-    k.put("slow-node disk", new SlowNode(t, null, 1L, 1L, null));
-    k.put("cpu-hog", new CpuHog(t, 1, null));
-    k.put("disk-load", new DiskLoad(t, 1, 1, 1, false, null));
-    k.put("rst-suppression", RstSuppression.on(t));
-    k.put("blackhole", Blackhole.on(t));
-    k.put("bandwidth-cap", BandwidthCap.on(t, 1));
-    k.put("latency", new Latency(t, Duration.ofMillis(1), Duration.ZERO, null));
-    return k;
-  }
-
   /** What the host can do: the facts doctor prints, as data for {@code --json}. */
   record Report(boolean root, String uid, String cgroups, List<String> cgroupNotes, List<Check> capabilities,
       List<KindRow> faultKinds) {}
@@ -83,17 +55,19 @@ final class HostTable {
     Optional<java.nio.file.Path> program = ToxiproxyServer.program();
     checks.add(new Check("toxiproxy-server", program.isPresent(), program.map(p -> p + " (Toxiproxy inside each node"
         + " of the namespace backend)").orElse(ToxiproxyServer.programMissing())));
-    Map<String, ClusterSpec> clusters = new java.util.LinkedHashMap<>();
+    Map<String, ClusterSpec> clusters = new LinkedHashMap<>();
     for (NodeBackend backend : NodeBackend.values()) {
       ClusterSpec kernel = ClusterSpec.defaults().withBackend(backend);
       clusters.put(backend.label(), kernel);
       clusters.put(backend.label() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
     }
     List<KindRow> rows = new java.util.ArrayList<>();
-    for (Map.Entry<String, Fault> e : kinds().entrySet()) {
-      Map<String, String> on = new java.util.LinkedHashMap<>();
-      clusters.forEach((name, cluster) -> on.put(name, verdict(e.getValue(), cluster)));
-      rows.add(new KindRow(e.getKey(), on));
+    for (FaultKind kind : FaultKind.all()) {
+      for (FaultKind.Example e : kind.examples().apply(Target.randomNode())) {
+        Map<String, String> on = new LinkedHashMap<>();
+        clusters.forEach((name, cluster) -> on.put(name, verdict(e.fault(), cluster)));
+        rows.add(new KindRow(e.label(), on));
+      }
     }
     return new Report(Capability.isRoot(), uid(), cgroups.describe(), cgroups.problems(), checks, rows);
   }
@@ -134,7 +108,7 @@ final class HostTable {
     if (!Preconditions.problems(cluster).isEmpty()) {
       return "no: " + (cluster.backend() == NodeBackend.NAMESPACE ? "no toxiproxy-server" : "no Toxiproxy server");
     }
-    if (ScenarioParser.unsupported(f, cluster).isPresent()) {
+    if (f.unsupported(cluster).isPresent()) {
       return "no: not on this backend";
     }
     List<String> missing = f.needs(cluster).stream().filter(c -> !c.problems().isEmpty()).map(Capability::label).toList();

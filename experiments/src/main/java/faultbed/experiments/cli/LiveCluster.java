@@ -175,9 +175,9 @@ final class LiveCluster {
     } catch (ScenarioException e) {
       return Answer.failed(FaultbedCli.BAD_INPUT, e.getMessage());
     }
-    var refused = ScenarioParser.unsupported(fault, cluster.spec());
+    var refused = fault.unsupported(cluster.spec());
     if (refused.isPresent()) {
-      return Answer.failed(FaultbedCli.BAD_INPUT, "fault.kind: " + refused.get());
+      return Answer.failed(FaultbedCli.BAD_INPUT, "fault." + refused.get().field() + ": " + refused.get().why());
     }
     for (var c : fault.needs(cluster.spec())) {
       List<String> problems = c.problems();

@@ -12,18 +12,10 @@ import faultbed.harness.NetworkBackend;
 import faultbed.harness.NodeBackend;
 import faultbed.harness.Speculation;
 import faultbed.schedulers.policies.Policies;
-import faultbed.harness.timeline.BandwidthCap;
-import faultbed.harness.timeline.Blackhole;
-import faultbed.harness.timeline.CpuHog;
-import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.Fault;
-import faultbed.harness.timeline.Freeze;
-import faultbed.harness.timeline.Latency;
-import faultbed.harness.timeline.RstSuppression;
-import faultbed.harness.timeline.SlowNode;
+import faultbed.harness.timeline.FaultKind;
+import faultbed.harness.timeline.FaultParams;
 import faultbed.harness.timeline.JobEvent;
-import faultbed.harness.timeline.NodeCrash;
-import faultbed.harness.timeline.NodeStop;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.timeline.Trigger;
@@ -63,23 +55,7 @@ public final class ScenarioParser {
       "timeScale", "network", "backend");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
       "faults+", "runs", "speculation");
-  /** Fields each fault kind takes besides kind, node, at and for. */
-  private static final Map<String, Set<String>> FAULT_FIELDS = new java.util.LinkedHashMap<>();
-
-  static {
-    FAULT_FIELDS.put("crash", Set.of("suppressRst"));
-    FAULT_FIELDS.put("stop", Set.of());
-    FAULT_FIELDS.put("rst-suppression", Set.of());
-    FAULT_FIELDS.put("blackhole", Set.of());
-    FAULT_FIELDS.put("bandwidth-cap", Set.of("rate"));
-    FAULT_FIELDS.put("latency", Set.of("delay", "jitter"));
-    FAULT_FIELDS.put("disk-load", Set.of("writers", "block", "file", "direct"));
-    FAULT_FIELDS.put("cpu-hog", Set.of("spinners"));
-    FAULT_FIELDS.put("slow-node", Set.of("cpu", "readRate", "writeRate"));
-    FAULT_FIELDS.put("freeze", Set.of());
-  }
-
-  private static final List<String> FAULT_KINDS = List.copyOf(FAULT_FIELDS.keySet());
+  private static final List<String> FAULT_KINDS = FaultKind.names();
   private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
 
   private ScenarioParser() {}
@@ -270,28 +246,11 @@ public final class ScenarioParser {
     }
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {
-      var fault = steps.get(i).fault();
-      String field = fault instanceof SlowNode s ? (s.readBytesPerSecond() != null ? ".readRate" : ".writeRate")
-          : ".kind";
       int index = i;
-      unsupported(fault, v.cluster()).ifPresent(why -> {
-        throw new ScenarioException(at + "faults[" + index + "]" + field, why);
+      steps.get(i).fault().unsupported(v.cluster()).ifPresent(u -> {
+        throw new ScenarioException(at + "faults[" + index + "]." + u.field(), u.why());
       });
     }
-  }
-
-  /** Why {@code cluster}'s backends cannot make {@code fault} at all, whatever the host has; empty if they can. */
-  public static java.util.Optional<String> unsupported(Fault fault, ClusterSpec cluster) {
-    if (cluster.network().isToxiproxy() && fault instanceof RstSuppression) {
-      return java.util.Optional.of("the toxiproxy backend cannot hide a live port's RSTs (a proxy answers every"
-          + " connect itself); use cluster.network \"kernel\" for this fault");
-    }
-    if (cluster.backend() == NodeBackend.CONTAINERS && fault instanceof SlowNode s
-        && (s.readBytesPerSecond() != null || s.writeBytesPerSecond() != null)) {
-      return java.util.Optional.of("the containers backend limits a node's CPU only (Docker sets disk limits when"
-          + " it creates a container); use cluster.backend \"namespace\" or \"mini\" for disk limits");
-    }
-    return java.util.Optional.empty();
   }
 
   /**
@@ -472,15 +431,14 @@ public final class ScenarioParser {
     if (!fault.has("kind")) {
       throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
     }
-    String kind = text(fault.get("kind"), f + ".kind");
-    if (!FAULT_KINDS.contains(kind)) {
-      throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + kind + "\"");
-    }
+    String name = text(fault.get("kind"), f + ".kind");
+    FaultKind kind = FaultKind.named(name).orElseThrow(() ->
+        new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + name + "\""));
     Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "for", "spareAm"));
     if (scheduled) {
       allowed.add("at");
     }
-    allowed.addAll(FAULT_FIELDS.get(kind));
+    allowed.addAll(kind.fields());
     onlyKnown(fault, f + ".", allowed);
     Target target = target(fault.get("node"), f + ".node", nodes, scheduled ? position : 0);
     if (fault.has("spareAm") && bool(fault.get("spareAm"), f + ".spareAm")) {
@@ -491,52 +449,55 @@ public final class ScenarioParser {
       }
     }
     Duration lasts = fault.has("for") ? positive(duration(fault.get("for"), f + ".for"), f + ".for") : null;
-    if ((kind.equals("crash") || kind.equals("stop")) && lasts != null) {
-      throw new ScenarioException(f + ".for", "a " + kind + " lasts until the " + (scheduled ? "run ends" : "cluster is healed")
+    if (kind.permanent() && lasts != null) {
+      throw new ScenarioException(f + ".for", "a " + name + " lasts until the " + (scheduled ? "run ends" : "cluster is healed")
           + "; remove \"for\"");
     }
-    return fault(kind, fault, f, target, lasts);
+    return kind.make(target, lasts, params(fault, f));
   }
 
-  private static Fault fault(String kind, JsonNode n, String f, Target target, Duration lasts) {
-    return switch (kind) {
-      case "crash" -> n.has("suppressRst") && bool(n.get("suppressRst"), f + ".suppressRst")
-          ? NodeCrash.on(target).withoutRst() : NodeCrash.on(target);
-      case "stop" -> NodeStop.on(target);
-      case "rst-suppression" -> new RstSuppression(target, lasts);
-      case "blackhole" -> new Blackhole(target, lasts);
-      case "bandwidth-cap" -> new BandwidthCap(target, rate(n.get("rate"), f + ".rate"), lasts);
-      case "latency" -> new Latency(target, required(n, "delay", f, "a delay such as \"50ms\"", x -> duration(x, f + ".delay")),
-          n.has("jitter") ? duration(n.get("jitter"), f + ".jitter") : Duration.ZERO, lasts);
-      case "disk-load" -> new DiskLoad(target,
-          n.has("writers") ? (int) integer(n.get("writers"), f + ".writers", 1) : 4,
-          n.has("block") ? bytes(n.get("block"), f + ".block") : 1L << 20,
-          n.has("file") ? bytes(n.get("file"), f + ".file") : 256L << 20,
-          !n.has("direct") || bool(n.get("direct"), f + ".direct"), lasts);
-      case "cpu-hog" -> new CpuHog(target, n.has("spinners") ? (int) integer(n.get("spinners"), f + ".spinners", 1) : 4, lasts);
-      case "slow-node" -> {
-        if (!n.has("cpu") && !n.has("readRate") && !n.has("writeRate")) {
-          throw new ScenarioException(f, "expected at least one of \"cpu\" (cores, e.g. 0.25), \"readRate\", \"writeRate\"");
-        }
-        yield new SlowNode(target, n.has("cpu") ? cores(n.get("cpu"), f + ".cpu") : null,
-            n.has("readRate") ? rate(n.get("readRate"), f + ".readRate") : null,
-            n.has("writeRate") ? rate(n.get("writeRate"), f + ".writeRate") : null, lasts);
+  /** A fault's own fields, read with the scenario's forms and messages. */
+  private static FaultParams params(JsonNode n, String f) {
+    return new FaultParams() {
+      private <T> java.util.Optional<T> read(String field, java.util.function.BiFunction<JsonNode, String, T> reader) {
+        return n.has(field) ? java.util.Optional.of(reader.apply(n.get(field), f + "." + field)) : java.util.Optional.empty();
       }
-      case "freeze" -> {
-        if (lasts == null) {
-          throw new ScenarioException(f + ".for", "expected how long the freeze lasts, e.g. \"20s\"");
-        }
-        yield new Freeze(target, lasts);
+
+      @Override
+      public java.util.Optional<Boolean> flag(String field) {
+        return read(field, ScenarioParser::bool);
       }
-      default -> throw new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS);
+
+      @Override
+      public java.util.Optional<Integer> count(String field, int least) {
+        return read(field, (x, at) -> (int) integer(x, at, least));
+      }
+
+      @Override
+      public java.util.Optional<Long> bytes(String field) {
+        return read(field, ScenarioParser::bytes);
+      }
+
+      @Override
+      public java.util.Optional<Long> rate(String field) {
+        return read(field, ScenarioParser::rate);
+      }
+
+      @Override
+      public java.util.Optional<Double> cores(String field) {
+        return read(field, ScenarioParser::cores);
+      }
+
+      @Override
+      public java.util.Optional<Duration> duration(String field) {
+        return read(field, ScenarioParser::duration);
+      }
+
+      @Override
+      public RuntimeException invalid(String field, String expected) {
+        return new ScenarioException(field == null ? f : f + "." + field, "expected " + expected);
+      }
     };
-  }
-
-  private static <T> T required(JsonNode n, String field, String f, String what, java.util.function.Function<JsonNode, T> read) {
-    if (!n.has(field)) {
-      throw new ScenarioException(f + "." + field, "expected " + what);
-    }
-    return read.apply(n.get(field));
   }
 
   private static final Pattern RATE = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(B|KB|MB|GB)/s$", Pattern.CASE_INSENSITIVE);

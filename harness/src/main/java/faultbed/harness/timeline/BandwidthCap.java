@@ -7,6 +7,11 @@ import java.util.List;
 
 /** Traffic from and to the node's ports (map output it serves, requests it gets) limited to a rate. */
 public record BandwidthCap(Target target, long bytesPerSecond, Duration duration) implements PortFault {
+  public static final FaultKind KIND = new FaultKind("bandwidth-cap", java.util.List.of("rate"), false,
+      (target, lasts, p) -> new BandwidthCap(target,
+          p.rate("rate").orElseThrow(() -> p.invalid("rate", "a positive rate such as \"1MB/s\" or \"500KB/s\"")), lasts),
+      FaultKind.example("bandwidth-cap", t -> BandwidthCap.on(t, 1)));
+
   public BandwidthCap {
     if (bytesPerSecond <= 0) {
       throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
@@ -19,7 +24,7 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
 
   @Override
   public String kind() {
-    return "bandwidth-cap";
+    return KIND.name();
   }
 
   @Override

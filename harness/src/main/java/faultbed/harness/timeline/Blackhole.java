@@ -7,13 +7,17 @@ import java.util.List;
 
 /** Nothing to or from the node's ports gets through, and its heartbeats stop reaching the RM. */
 public record Blackhole(Target target, Duration duration) implements PortFault {
+  public static final FaultKind KIND = new FaultKind("blackhole", java.util.List.of(), false,
+      (target, lasts, p) -> new Blackhole(target, lasts),
+      FaultKind.example("blackhole", Blackhole::on));
+
   public static Blackhole on(Target target) {
     return new Blackhole(target, null);
   }
 
   @Override
   public String kind() {
-    return "blackhole";
+    return KIND.name();
   }
 
   @Override

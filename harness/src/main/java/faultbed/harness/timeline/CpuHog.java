@@ -6,9 +6,13 @@ import java.util.Map;
 
 /** CPU spinners in the node's cgroup, competing with its containers (seed 000, §5.2.2). */
 public record CpuHog(Target target, int spinners, Duration duration) implements Fault {
+  public static final FaultKind KIND = new FaultKind("cpu-hog", java.util.List.of("spinners"), false,
+      (target, lasts, p) -> new CpuHog(target, p.count("spinners", 1).orElse(4), lasts),
+      FaultKind.example("cpu-hog", t -> new CpuHog(t, 1, null)));
+
   @Override
   public String kind() {
-    return "cpu-hog";
+    return KIND.name();
   }
 
   @Override

@@ -7,9 +7,14 @@ import java.util.Map;
 /** dd writers in a loop on the node's local dirs, in its cgroup (seed 000, §5.2.2). */
 public record DiskLoad(Target target, int writers, long blockBytes, long fileBytes, boolean direct,
     Duration duration) implements Fault {
+  public static final FaultKind KIND = new FaultKind("disk-load", java.util.List.of("writers", "block", "file", "direct"), false,
+      (target, lasts, p) -> new DiskLoad(target, p.count("writers", 1).orElse(4),
+          p.bytes("block").orElse(1L << 20), p.bytes("file").orElse(256L << 20), p.flag("direct").orElse(true), lasts),
+      FaultKind.example("disk-load", t -> new DiskLoad(t, 1, 1, 1, false, null)));
+
   @Override
   public String kind() {
-    return "disk-load";
+    return KIND.name();
   }
 
   @Override

@@ -8,7 +8,7 @@ import java.time.Duration;
  * business, and how long it lasts is its duration (none: until the run ends).
  */
 public interface Fault {
-  /** The name scenario files use, e.g. "crash". */
+  /** The name scenario files use, e.g. "crash": its {@link FaultKind}'s. */
   String kind();
 
   Target target();
@@ -32,6 +32,14 @@ public interface Fault {
   default java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
     return java.util.Set.of();
   }
+
+  /** Why {@code cluster}'s backends cannot make this fault at all, whatever the host has, and the field to blame. */
+  default java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
+    return java.util.Optional.empty();
+  }
+
+  /** A fault's field ("kind" for the fault itself) that a cluster's backends cannot honour, and why. */
+  record Unsupported(String field, String why) {}
 
   /** Does it; returns what it observed and how to heal it. */
   Injection inject(Node node, FaultContext context);

@@ -3,12 +3,18 @@ package faultbed.harness.timeline;
 import faultbed.harness.Node;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The node stops for a while and then carries on: its containers frozen, its heartbeats held. A
  * transient overload that looks like a failure, which is seed 003's central confusion.
  */
 public record Freeze(Target target, Duration duration) implements Fault {
+  public static final FaultKind KIND = new FaultKind("freeze", java.util.List.of(), false,
+      (target, lasts, p) -> new Freeze(target, Optional.ofNullable(lasts)
+          .orElseThrow(() -> p.invalid("for", "how long the freeze lasts, e.g. \"20s\""))),
+      FaultKind.example("freeze", t -> new Freeze(t, Duration.ofSeconds(1))));
+
   public Freeze {
     if (duration == null || duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException("for: expected how long the freeze lasts, e.g. \"20s\"");
@@ -17,7 +23,7 @@ public record Freeze(Target target, Duration duration) implements Fault {
 
   @Override
   public String kind() {
-    return "freeze";
+    return KIND.name();
   }
 
   @Override

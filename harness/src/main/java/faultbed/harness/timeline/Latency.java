@@ -7,9 +7,15 @@ import java.util.List;
 
 /** Every packet from and to the node's ports delayed by {@code delay} +- {@code jitter} (tc netem). */
 public record Latency(Target target, Duration delay, Duration jitter, Duration duration) implements PortFault {
+  public static final FaultKind KIND = new FaultKind("latency", java.util.List.of("delay", "jitter"), false,
+      (target, lasts, p) -> new Latency(target,
+          p.duration("delay").orElseThrow(() -> p.invalid("delay", "a delay such as \"50ms\"")),
+          p.duration("jitter").orElse(Duration.ZERO), lasts),
+      FaultKind.example("latency", t -> new Latency(t, Duration.ofMillis(1), Duration.ZERO, null)));
+
   @Override
   public String kind() {
-    return "latency";
+    return KIND.name();
   }
 
   @Override

@@ -13,6 +13,11 @@ import java.util.Map;
  * whole-node failure, where every connect waits for its timeout.
  */
 public record NodeCrash(Target target, boolean suppressRst) implements Fault {
+  public static final FaultKind KIND = new FaultKind("crash", java.util.List.of("suppressRst"), true,
+      (target, lasts, p) -> p.flag("suppressRst").orElse(false) ? NodeCrash.on(target).withoutRst() : NodeCrash.on(target),
+      t -> List.of(new FaultKind.Example("crash", NodeCrash.on(t)),
+          new FaultKind.Example("crash suppressRst", NodeCrash.on(t).withoutRst())));
+
   public static NodeCrash on(Target target) {
     return new NodeCrash(target, false);
   }
@@ -24,7 +29,7 @@ public record NodeCrash(Target target, boolean suppressRst) implements Fault {
 
   @Override
   public String kind() {
-    return "crash";
+    return KIND.name();
   }
 
   @Override

@@ -4,13 +4,17 @@ import faultbed.harness.Node;
 
 /** A graceful NodeManager shutdown: containers killed and the RM told at once. Compare with {@link NodeCrash}. */
 public record NodeStop(Target target) implements Fault {
+  public static final FaultKind KIND = new FaultKind("stop", java.util.List.of(), true,
+      (target, lasts, p) -> NodeStop.on(target),
+      FaultKind.example("stop", NodeStop::on));
+
   public static NodeStop on(Target target) {
     return new NodeStop(target);
   }
 
   @Override
   public String kind() {
-    return "stop";
+    return KIND.name();
   }
 
   @Override

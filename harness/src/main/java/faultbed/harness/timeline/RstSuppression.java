@@ -10,13 +10,25 @@ import java.util.List;
  * of being refused. With a {@link NodeCrash} of the same node: a whole-machine failure (seed 003, §4).
  */
 public record RstSuppression(Target target, Duration duration) implements PortFault {
+  public static final FaultKind KIND = new FaultKind("rst-suppression", java.util.List.of(), false,
+      (target, lasts, p) -> new RstSuppression(target, lasts),
+      FaultKind.example("rst-suppression", RstSuppression::on));
+
   public static RstSuppression on(Target target) {
     return new RstSuppression(target, null);
   }
 
   @Override
   public String kind() {
-    return "rst-suppression";
+    return KIND.name();
+  }
+
+  /** A proxy answers every connect itself. */
+  @Override
+  public java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
+    return cluster.network().isToxiproxy() ? java.util.Optional.of(new Unsupported("kind", "the toxiproxy backend"
+        + " cannot hide a live port's RSTs (a proxy answers every connect itself); use cluster.network \"kernel\""
+        + " for this fault")) : java.util.Optional.empty();
   }
 
   @Override

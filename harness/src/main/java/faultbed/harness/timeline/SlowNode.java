@@ -11,9 +11,35 @@ import java.util.Map;
  */
 public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond,
     Duration duration) implements Fault {
+  public static final FaultKind KIND = new FaultKind("slow-node", java.util.List.of("cpu", "readRate", "writeRate"), false,
+      SlowNode::of,
+      t -> java.util.List.of(new FaultKind.Example("slow-node cpu", new SlowNode(t, 0.5, null, null, null)),
+          new FaultKind.Example("slow-node disk", new SlowNode(t, null, 1L, 1L, null))));
+
   @Override
   public String kind() {
-    return "slow-node";
+    return KIND.name();
+  }
+
+  private static SlowNode of(Target target, Duration lasts, FaultParams p) {
+    SlowNode s = new SlowNode(target, p.cores("cpu").orElse(null), p.rate("readRate").orElse(null),
+        p.rate("writeRate").orElse(null), lasts);
+    if (s.cpuCores == null && s.readBytesPerSecond == null && s.writeBytesPerSecond == null) {
+      throw p.invalid(null, "at least one of \"cpu\" (cores, e.g. 0.25), \"readRate\", \"writeRate\"");
+    }
+    return s;
+  }
+
+  /** Docker sets a container's device limits only when it creates it. */
+  @Override
+  public java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
+    if (cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS
+        && (readBytesPerSecond != null || writeBytesPerSecond != null)) {
+      return java.util.Optional.of(new Unsupported(readBytesPerSecond != null ? "readRate" : "writeRate",
+          "the containers backend limits a node's CPU only (Docker sets disk limits when it creates a container);"
+              + " use cluster.backend \"namespace\" or \"mini\" for disk limits"));
+    }
+    return java.util.Optional.empty();
   }
 
   @Override

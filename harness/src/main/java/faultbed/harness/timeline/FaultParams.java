@@ -1,0 +1,34 @@
+package faultbed.harness.timeline;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A fault's own fields as a scenario gives them, read by the scenario's reader: each getter is
+ * empty where the field is absent, and a value of the wrong form ends in one line naming the
+ * field, the value and what was expected.
+ */
+public interface FaultParams {
+  Optional<Boolean> flag(String field);
+
+  /** A whole number, at least {@code least}. */
+  Optional<Integer> count(String field, int least);
+
+  /** A size such as "1MB", in bytes. */
+  Optional<Long> bytes(String field);
+
+  /** A rate such as "1MB/s", in bytes per second. */
+  Optional<Long> rate(String field);
+
+  /** Cores of CPU, such as 0.25. */
+  Optional<Double> cores(String field);
+
+  /** A duration such as "50ms". */
+  Optional<Duration> duration(String field);
+
+  /**
+   * The bad-input error for {@code field} (absent or unfit; null: the fault as a whole): "expected "
+   * and {@code expected}.
+   */
+  RuntimeException invalid(String field, String expected);
+}
