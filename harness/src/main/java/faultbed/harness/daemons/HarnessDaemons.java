@@ -128,6 +128,7 @@ public final class HarnessDaemons {
     String a = address;
     Files.createDirectories(dir.resolve("local"));
     Files.createDirectories(dir.resolve("logs"));
+    Files.createDirectories(dir.resolve("tmp"));
     Configuration c = new Configuration(client);
     c.set("dfs.datanode.data.dir", home.resolve("data").toString());
     c.set("dfs.datanode.address", a + ":0");
@@ -167,7 +168,10 @@ public final class HarnessDaemons {
    * {@code java} being the Java launcher where it runs; its output goes to {@code dir/node.log}.
    */
   public static List<String> nodeCommand(String java, Path dir) {
-    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC"));
+    // Jetty unpacks the web apps of the NodeManager and DataNode under java.io.tmpdir and cannot
+    // remove them when the node is killed: in the node's folder they go with the cluster's
+    List<String> cmd = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC",
+        "-Djava.io.tmpdir=" + dir.resolve("tmp")));
     for (String pkg : OPENS) {
       cmd.addAll(List.of("--add-opens", "java.base/" + pkg + "=ALL-UNNAMED"));
     }

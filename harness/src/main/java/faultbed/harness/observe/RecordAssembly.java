@@ -149,8 +149,11 @@ final class RecordAssembly {
       String v = c.get(k);
       out.put(k, v != null ? v : BUILT_IN.getOrDefault(k, "(unset)"));
     }
-    // faultbed's own job settings (speculation policy, its parameters, the time scale) as given.
+    // faultbed's own job settings (speculation policy, its parameters, the time scale) as given;
+    // not how the cluster is wired (faultbed.shuffle.*: which proxy fronts the shuffle differs by
+    // cluster start and is no setting of the job's)
     out.putAll(c.getPropsWithPrefix("faultbed.").entrySet().stream()
+        .filter(e -> !e.getKey().startsWith("shuffle."))
         .collect(java.util.stream.Collectors.toMap(e -> "faultbed." + e.getKey(), Map.Entry::getValue)));
     return out;
   }

@@ -53,11 +53,22 @@ public record DetectionTradeoff(List<Point> points) {
       }
     }
     Map<String, Map<String, String>> settings = new LinkedHashMap<>();
-    byVariant.forEach((v, runs) -> settings.put(v, runs.get(0).hadoop()));
+    byVariant.forEach((v, runs) -> settings.put(v, jobSettings(runs.get(0).hadoop())));
     Map<String, String> usual = usualValues(settings.values());
     List<Point> points = new ArrayList<>();
     byVariant.forEach((variant, runs) -> points.add(point(variant, label(settings.get(variant), usual), runs)));
     return new DetectionTradeoff(points);
+  }
+
+  /**
+   * The record's settings but how the cluster was wired: older records kept which proxy fronted
+   * the shuffle ({@code faultbed.shuffle.*}), which differs by cluster start and by network
+   * backend and is no setting a user compares.
+   */
+  private static Map<String, String> jobSettings(Map<String, String> hadoop) {
+    Map<String, String> out = new LinkedHashMap<>(hadoop);
+    out.keySet().removeIf(k -> k.startsWith("faultbed.shuffle."));
+    return out;
   }
 
   /** True when the suite compares at least two settings: one setting alone is no trade-off. */

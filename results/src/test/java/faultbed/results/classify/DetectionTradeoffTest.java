@@ -42,6 +42,16 @@ class DetectionTradeoffTest {
     assertEquals(1, r.reducersLost(), "reducer 1 killed with its node; reducer 0's original only lost a race");
   }
 
+  /** Which proxy fronted the shuffle differs by cluster start; it is no setting to compare. */
+  @Test
+  void howTheClusterWasWiredIsNoSetting() {
+    DetectionTradeoff t = DetectionTradeoff.of(List.of(
+        crashOfNode3("kernel").build(),
+        crashOfNode3("proxied").setting("faultbed.shuffle.fronts", "6f1c").build()));
+    assertFalse(t.isSweep(), t.points("crash").toString());
+    assertEquals("defaults", t.points("crash").get(1).setting());
+  }
+
   @Test
   void aFreezeTheClusterSatThroughCostsNothing() {
     RunRecord frozen = new SyntheticRun().variant("freeze")
