@@ -10,6 +10,7 @@ import faultbed.results.RecordStore;
 import faultbed.results.classify.Classification;
 import faultbed.results.classify.DinuNgClassifier;
 import faultbed.results.classify.DinuNgGroup;
+import faultbed.results.classify.Mechanism;
 import faultbed.results.classify.Recovery;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,8 +25,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * groups.json produces each failure group on purpose; each run must be classified into the group
- * its fault was aimed at, by the mechanism that group names. Seven Sort runs, so it runs with the
+ * groups.json produces each failure group on purpose, the AM's loss and an induced reducer death
+ * among them; each run must be classified into the group its fault was aimed at, by the mechanism
+ * that group names. Nine Sort runs, so it runs with the
  * reproduction gate ({@code ci/reproduction}), not in the test command.
  */
 @Tag("reproduction")
@@ -52,12 +54,29 @@ class GroupsScenarioTest {
     expect(wrong, byVariant.get("reports"), Set.of(DinuNgGroup.G3, DinuNgGroup.G4, DinuNgGroup.G5),
         Set.of(Recovery.FETCH_FAILURE_REPORTS));
     expect(wrong, byVariant.get("am"), Set.of(DinuNgGroup.AM_LOST), Set.of(Recovery.NODE_EXPIRY, Recovery.NODE_REPORTED));
+    Classification induced = byVariant.get("induced-death");
+    expect(wrong, induced, Set.of(DinuNgGroup.G1, DinuNgGroup.G2), Set.of(Recovery.NODE_EXPIRY));
+    inducedDeath(wrong, induced);
+    Classification failed = byVariant.get("failed-job");
+    if (failed.jobSucceeded() || failed.group() != DinuNgGroup.G8) {
+      wrong.add("expected the job to fail (G8), got " + failed.group() + ": " + failed.runId() + "\n"
+          + String.join("\n", failed.evidence()));
+    }
+    inducedDeath(wrong, failed);
     for (Classification c : all) {
       if (c.delay() != null && c.delay().unexplained()) {
         wrong.add(c.runId() + ": its delay is unexplained: " + c.delay().describe());
       }
     }
     assertTrue(wrong.isEmpty(), String.join("\n\n", wrong));
+  }
+
+  /** A reducer on a live node bailed out of its shuffle, and classify says so. */
+  private static void inducedDeath(List<String> wrong, Classification c) {
+    if (!c.mechanisms().contains(Mechanism.INDUCED_REDUCER_DEATH)) {
+      wrong.add("expected an induced reducer death, saw " + c.mechanisms() + ": " + c.runId() + "\n"
+          + String.join("\n", c.evidence()));
+    }
   }
 
   private static void expect(List<String> wrong, Classification c, Set<DinuNgGroup> groups, Set<Recovery> recoveries) {
