@@ -61,11 +61,15 @@ final class HostTable {
       clusters.put(backend.label(), kernel);
       clusters.put(backend.label() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
     }
+    // what each cluster itself lacks is asked once (it probes Docker, a server, the kernel), not per fault kind
+    Map<String, Optional<String>> clusterMissing = new LinkedHashMap<>();
+    clusters.forEach((name, cluster) -> clusterMissing.put(name, missing(cluster)));
     List<KindRow> rows = new java.util.ArrayList<>();
     for (FaultKind kind : FaultKind.all()) {
       for (FaultKind.Example e : kind.examples().apply(Target.randomNode())) {
         Map<String, String> on = new LinkedHashMap<>();
-        clusters.forEach((name, cluster) -> on.put(name, verdict(e.fault(), cluster)));
+        clusters.forEach((name, cluster) -> on.put(name, clusterMissing.get(name)
+            .orElseGet(() -> verdict(e.fault(), cluster))));
         rows.add(new KindRow(e.label(), on));
       }
     }
@@ -100,14 +104,21 @@ final class HostTable {
     }
   }
 
-  /** "yes", or "no: " and the first thing missing: the backend itself, the fault on it, what the host lacks. */
-  private static String verdict(Fault f, ClusterSpec cluster) {
+  /** "no: " and what the cluster's backends lack on this host, or empty when they can start. */
+  private static Optional<String> missing(ClusterSpec cluster) {
     if (!Preconditions.problems(cluster.withNetwork(NetworkBackend.KERNEL)).isEmpty()) {
-      return "no: " + (cluster.backend() == NodeBackend.CONTAINERS ? "no Docker engine" : "needs netns, iptables, root");
+      return Optional.of("no: " + (cluster.backend() == NodeBackend.CONTAINERS ? "no Docker engine"
+          : "needs netns, iptables, root"));
     }
     if (!Preconditions.problems(cluster).isEmpty()) {
-      return "no: " + (cluster.backend() == NodeBackend.NAMESPACE ? "no toxiproxy-server" : "no Toxiproxy server");
+      return Optional.of("no: " + (cluster.backend() == NodeBackend.NAMESPACE ? "no toxiproxy-server"
+          : "no Toxiproxy server"));
     }
+    return Optional.empty();
+  }
+
+  /** "yes", or "no: " and why, for a fault on a cluster that can start here. */
+  private static String verdict(Fault f, ClusterSpec cluster) {
     if (f.unsupported(cluster).isPresent()) {
       return "no: not on this backend";
     }
