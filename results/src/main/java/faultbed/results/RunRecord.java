@@ -137,12 +137,28 @@ public record RunRecord(
    * One task attempt, from the job history files of every AM attempt. Times are null when the
    * attempt never reached them; {@code state} is null when its AM died while it ran (the history of
    * that AM attempt ends there). {@code amAttempt} is the AM attempt (1, 2, ...) whose history
-   * holds it; null in records written before it was recorded.
+   * holds it; null in records written before it was recorded. {@code succeededMs} is when the
+   * attempt reported success, whatever became of it after: a map whose node was lost while the AM
+   * still waited for its container to exit is killed then, and its end times are the kill's (the
+   * history parser overwrites them), though its output was complete and served from here on; null
+   * when it never succeeded, and in records written before it was recorded.
    */
   public record AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node,
       String host, String container, Long startMs, Long finishMs, Long mapFinishMs,
       Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error,
-      Integer amAttempt) {}
+      Integer amAttempt, Long succeededMs) {
+    /**
+     * Whether the attempt's work was done by {@code t}: it had reported success (or, in records
+     * without {@code succeededMs}, ended by then other than FAILED).
+     */
+    @JsonIgnore
+    public boolean doneBy(long t) {
+      if (succeededMs != null) {
+        return succeededMs <= t;
+      }
+      return finishMs != null && finishMs <= t && !"FAILED".equals(state);
+    }
+  }
 
   /**
    * One attempt of the job's MapReduce ApplicationMaster, from the job history: which attempt, the

@@ -13,7 +13,7 @@ class SpeculationOutcomeTest {
   private static AttemptRecord attempt(String task, int n, int node, long start, long end, String state,
       boolean speculative) {
     return new AttemptRecord("attempt_1_0001_m_00000" + task + "_" + n, "task_1_0001_m_00000" + task, "MAP", n,
-        node, "localhost:" + node, null, start, end, null, null, null, state, speculative, null, 1);
+        node, "localhost:" + node, null, start, end, null, null, null, state, speculative, null, 1, null);
   }
 
   /** Task 1: the backup wins. Task 2: the original wins. Task 3: a backup refused on a slow node, then one that wins. */

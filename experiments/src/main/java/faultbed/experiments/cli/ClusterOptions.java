@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 /** What 'run' and 'cluster up' change of the scenario's cluster: its backend and Hadoop settings. */
 final class ClusterOptions {
   @Option(names = "--backend", paramLabel = "B", description = "where the nodes run, instead of the scenario's:"
-      + " mini (in-process) or namespace (a process tree, address and cgroup per node; root)")
+      + " mini (in-process), namespace (a process tree, address and cgroup per node; root) or containers (a"
+      + " container per node, on a Docker engine)")
   String backend;
 
   @Option(names = "-D", paramLabel = "KEY=VALUE", mapFallbackValue = "", description = "a Hadoop setting over the"

@@ -23,7 +23,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
+import org.apache.hadoop.mapreduce.jobhistory.MapAttemptFinishedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.ReduceAttemptFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
@@ -35,8 +38,40 @@ import org.awaitility.Awaitility;
 final class HistoryReader {
   private HistoryReader() {}
 
+  /**
+   * One AM attempt's history as Hadoop's parser reads it, with what the parser overwrites: when each
+   * task attempt reported success, by attempt id. A map attempt killed after it succeeded (its node
+   * lost while the AM waited for its container to exit) has its end times set to the kill's.
+   */
+  record Parsed(JobInfo info, Map<String, Long> succeeded) {}
+
+  /** Hadoop's parser, noting each attempt-finished event before the parser files it. */
+  private static final class Parser extends JobHistoryParser {
+    private final Map<String, Long> succeeded = new HashMap<>();
+
+    Parser(FileSystem fs, Path file) throws IOException {
+      super(fs, file);
+    }
+
+    @Override
+    public void handleEvent(HistoryEvent event) {
+      if (event instanceof MapAttemptFinishedEvent m && SUCCEEDED.equals(m.getTaskStatus())) {
+        succeeded.put(m.getAttemptId().toString(), m.getFinishTime());
+      } else if (event instanceof ReduceAttemptFinishedEvent r && SUCCEEDED.equals(r.getTaskStatus())) {
+        succeeded.put(r.getAttemptId().toString(), r.getFinishTime());
+      }
+      super.handleEvent(event);
+    }
+
+    Parsed parsed() throws IOException {
+      return new Parsed(parse(), Map.copyOf(succeeded));
+    }
+  }
+
+  private static final String SUCCEEDED = "SUCCEEDED";
+
   /** Finds the job's .jhist in the intermediate or final done folders, waiting for the AM to move it there. */
-  static JobInfo read(Configuration conf, JobID jobId, Duration wait) {
+  static Parsed read(Configuration conf, JobID jobId, Duration wait) {
     try {
       FileSystem fs = FileSystem.get(conf);
       List<Path> roots = List.of(
@@ -46,12 +81,12 @@ final class HistoryReader {
       Path[] found = new Path[1];
       Awaitility.await("history file of " + jobId).atMost(wait).pollInterval(Duration.ofMillis(200))
           .ignoreExceptions().until(() -> (found[0] = find(fs, roots, jobId.toString()).orElse(null)) != null);
-      JobHistoryParser parser = new JobHistoryParser(fs, found[0]);
-      JobInfo info = parser.parse();
+      Parser parser = new Parser(fs, found[0]);
+      Parsed parsed = parser.parsed();
       if (parser.getParseException() != null) {
         throw new HarnessException("history file " + found[0] + " is incomplete", parser.getParseException());
       }
-      return info;
+      return parsed;
     } catch (IOException e) {
       throw new HarnessException("cannot read the history of " + jobId, e);
     }
@@ -80,9 +115,9 @@ final class HistoryReader {
    * is read up to there. The staging folder is kept for this ({@link #KEEP_STAGING}) and deleted here
    * when {@code delete} (the harness kept it, not the user).
    */
-  static SortedMap<Integer, JobInfo> earlierAttempts(Configuration conf, String stagingDir, JobID jobId,
+  static SortedMap<Integer, Parsed> earlierAttempts(Configuration conf, String stagingDir, JobID jobId,
       int lastAttempt, boolean delete, List<String> notes) {
-    SortedMap<Integer, JobInfo> out = new TreeMap<>();
+    SortedMap<Integer, Parsed> out = new TreeMap<>();
     if (stagingDir == null) {
       return out;
     }
@@ -99,8 +134,8 @@ final class HistoryReader {
           continue;
         }
         try {
-          JobHistoryParser parser = new JobHistoryParser(fs, f.getPath());
-          out.put(Integer.parseInt(m.group(1)), parser.parse());
+          Parser parser = new Parser(fs, f.getPath());
+          out.put(Integer.parseInt(m.group(1)), parser.parsed());
           if (parser.getParseException() != null) {
             notes.add("the history of AM attempt " + m.group(1) + " ends mid-event (its AM died writing it): "
                 + parser.getParseException().getMessage());
@@ -110,7 +145,7 @@ final class HistoryReader {
         }
       }
       for (int am = 1; am < lastAttempt; am++) {
-        if (out.get(am) == null || out.get(am).getAllTasks().isEmpty()) {
+        if (out.get(am) == null || out.get(am).info().getAllTasks().isEmpty()) {
           // The AM flushes its history when an attempt finishes; one that died before any did
           // left its started attempts unwritten.
           notes.add("AM attempt " + am + " left no task attempts in its history (it died before any of its"
@@ -153,11 +188,13 @@ final class HistoryReader {
    * the attempt's shuffle port or NodeManager port. An attempt is marked speculative when it started
    * while an earlier attempt of its task was still running and had not failed.
    */
-  static List<AttemptRecord> attempts(SortedMap<Integer, JobInfo> histories, long epochZero, NodeLocator locator) {
+  static List<AttemptRecord> attempts(SortedMap<Integer, Parsed> histories, long epochZero, NodeLocator locator) {
     Map<String, Map<String, TaskAttemptInfo>> byTask = new TreeMap<>();
     Map<String, Integer> amOf = new HashMap<>();
-    histories.forEach((am, info) -> {
-      for (var task : info.getAllTasks().values()) {
+    Map<String, Long> succeeded = new HashMap<>();
+    histories.forEach((am, parsed) -> {
+      succeeded.putAll(parsed.succeeded());
+      for (var task : parsed.info().getAllTasks().values()) {
         for (TaskAttemptInfo a : task.getAllTaskAttempts().values()) {
           byTask.computeIfAbsent(a.getAttemptId().getTaskID().toString(), t -> new HashMap<>())
               .put(a.getAttemptId().toString(), a);
@@ -195,7 +232,8 @@ final class HistoryReader {
             rel(a.getMapFinishTime(), epochZero), rel(a.getShuffleFinishTime(), epochZero),
             rel(a.getSortFinishTime(), epochZero), a.getTaskStatus(), speculative,
             a.getError() == null || a.getError().isBlank() ? null : a.getError(),
-            amOf.get(a.getAttemptId().toString())));
+            amOf.get(a.getAttemptId().toString()),
+            rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), epochZero)));
       }
     }
     out.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())

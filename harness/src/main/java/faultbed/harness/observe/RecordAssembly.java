@@ -84,14 +84,14 @@ final class RecordAssembly {
 
   static History history(Configuration conf, Job job, long submitEpoch, NodeLocator locator,
       Map<Integer, List<String>> logDirs, boolean keptStaging, List<String> notes) throws IOException {
-    JobInfo last = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
-    List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(last, submitEpoch, locator),
+    HistoryReader.Parsed last = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
+    List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(last.info(), submitEpoch, locator),
         logDirs, JobWatch.appIdOf(job), submitEpoch);
     int lastAm = amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt();
-    SortedMap<Integer, JobInfo> histories = HistoryReader.earlierAttempts(conf,
+    SortedMap<Integer, HistoryReader.Parsed> histories = HistoryReader.earlierAttempts(conf,
         job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(), lastAm, keptStaging, notes);
     histories.put(lastAm, last);
-    return new History(last, amAttempts, HistoryReader.attempts(histories, submitEpoch, locator));
+    return new History(last.info(), amAttempts, HistoryReader.attempts(histories, submitEpoch, locator));
   }
 
   /** A job Hadoop called SUCCEEDED whose output is wrong is a failed run, never a fast one. */

@@ -111,6 +111,15 @@ class NodeCrashClusterTest {
     assertTrue(run.attempts().stream().anyMatch(a -> a.attempt() > 0 && tasksOnVictim.contains(a.taskId())
         && !Integer.valueOf(victim).equals(a.node()) && "SUCCEEDED".equals(a.state())),
         "a task of the crashed node was re-run elsewhere: " + run.attempts());
+    // the success time is read from the history's attempt-finished events, which a later kill
+    // does not overwrite: equal to the end for every attempt that ended SUCCEEDED
+    for (AttemptRecord a : run.attempts()) {
+      if ("SUCCEEDED".equals(a.state())) {
+        assertEquals(a.finishMs(), a.succeededMs(), "success time of " + a);
+      } else if (a.succeededMs() != null) {
+        assertTrue(a.succeededMs() <= a.finishMs(), "succeeded before it ended: " + a);
+      }
+    }
   }
 
   @Test

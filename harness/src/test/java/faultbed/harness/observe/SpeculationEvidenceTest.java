@@ -14,7 +14,7 @@ class SpeculationEvidenceTest {
   private static AttemptRecord map(int task, int attempt, int node, long start, Long finish, String state) {
     String t = String.format("task_1_0001_m_%06d", task);
     return new AttemptRecord("attempt_1_0001_m_" + String.format("%06d_%d", task, attempt), t, "MAP", attempt, node,
-        "localhost:" + node, null, start, finish, null, null, null, state, attempt > 0, null, 1);
+        "localhost:" + node, null, start, finish, null, null, null, state, attempt > 0, null, 1, null);
   }
 
   private static final List<AttemptRecord> ATTEMPTS = List.of(

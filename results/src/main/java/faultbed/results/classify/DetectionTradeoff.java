@@ -138,8 +138,7 @@ public record DetectionTradeoff(List<Point> points) {
       for (AttemptRecord a : after) {
         first = first == null ? a.startMs() - t : Math.min(first, a.startMs() - t);
       }
-      boolean finishedMap = task.stream().anyMatch(a -> onNode(a, node) && "MAP".equals(a.type())
-          && a.finishMs() != null && a.finishMs() <= t);
+      boolean finishedMap = task.stream().anyMatch(a -> onNode(a, node) && "MAP".equals(a.type()) && a.doneBy(t));
       if (finishedMap && !after.isEmpty()) {
         finishedMaps++;
         long rerun = after.stream().mapToLong(AttemptRecord::startMs).min().orElseThrow() - t;

@@ -142,11 +142,10 @@ public final class DinuNgClassifier {
       List<LostOutput> lostOutputs = lostOutputs(node, tf);
       List<AttemptRecord> running = r.attempts().stream()
           .filter(a -> node(a) == node && a.startMs() != null && a.startMs() <= tf
-              && (a.finishMs() == null || a.finishMs() > tf))
+              && (a.finishMs() == null || a.finishMs() > tf) && !a.doneBy(tf))
           .toList();
       List<AttemptRecord> finishedMaps = r.attempts().stream()
-          .filter(a -> node(a) == node && isMap(a) && a.finishMs() != null && a.finishMs() <= tf
-              && !"FAILED".equals(a.state()))
+          .filter(a -> node(a) == node && isMap(a) && a.doneBy(tf))
           .toList();
       evidence.add(String.format(Locale.ROOT, "at the failure node %d had finished %d map(s) and was running %s",
           node, finishedMaps.size(), running.isEmpty() ? "nothing" : running.size() + " attempt(s): " + names(running)));
@@ -383,8 +382,8 @@ public final class DinuNgClassifier {
     private List<LostOutput> lostOutputs(int node, long tf) {
       List<LostOutput> lost = new ArrayList<>();
       for (AttemptRecord a : r.attempts()) {
-        boolean finishedThere = node(a) == node && isMap(a) && a.finishMs() != null && a.finishMs() <= tf
-            && (!"FAILED".equals(a.state()) || fetchFailed(a));
+        boolean finishedThere = node(a) == node && isMap(a)
+            && (a.doneBy(tf) || a.finishMs() != null && a.finishMs() <= tf && fetchFailed(a));
         if (!finishedThere) {
           continue;
         }
@@ -535,9 +534,12 @@ public final class DinuNgClassifier {
   /** A map output that was done on the failed node before the failure and computed again after it. */
   private record LostOutput(AttemptRecord original, AttemptRecord rerun) {
     String describe() {
-      return String.format(Locale.ROOT, "map output lost: %s finished on node %d at %s, %s; re-run as %s at %s on node %s",
-          task(original), original.node(), s(original.finishMs()), original.state(), shortName(rerun.attemptId()),
-          s(rerun.startMs()), rerun.node());
+      Long done = original.succeededMs();
+      String end = done == null || done.equals(original.finishMs())
+          ? s(original.finishMs()) + ", " + original.state()
+          : s(done) + ", " + original.state() + " at " + s(original.finishMs());
+      return String.format(Locale.ROOT, "map output lost: %s finished on node %d at %s; re-run as %s at %s on node %s",
+          task(original), original.node(), end, shortName(rerun.attemptId()), s(rerun.startMs()), rerun.node());
     }
   }
 

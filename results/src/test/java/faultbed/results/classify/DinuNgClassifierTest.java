@@ -134,6 +134,25 @@ class DinuNgClassifierTest {
     assertTrue(evidence(c2).contains("detection 22.0 s = expiry 20.0 s + 2.0 s"), evidence(c2));
   }
 
+  /**
+   * Map 3 succeeded at 19.5 s, but the AM still waited for its container to exit when node 3
+   * crashed at 20 s; the kill after the clean-up gave up (169.5 s) overwrote its end times. Its
+   * output was lost, not a running map: G1, not G6.
+   */
+  @Test
+  void aMapKilledAfterItSucceededIsALostOutputNotARunningMap() {
+    SyntheticRun run = fourMapsTwoReducers().succeededThenKilled(3, 0, 3, 5_000, 19_500, 169_500)
+        .map(3, 1, 1, 170_000, 172_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 175_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 175_000, "SUCCEEDED")
+        .crash(3, 20_000).lost(3, 39_500);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G1, c.group(), evidence(c));
+    assertTrue(c.mechanisms().contains(Mechanism.MAP_OUTPUTS_LOST), evidence(c));
+    assertFalse(c.mechanisms().contains(Mechanism.RUNNING_ATTEMPTS_LOST), evidence(c));
+    assertTrue(evidence(c).contains("finished on node 3 at 19.5 s, KILLED at 169.5 s"), evidence(c));
+    assertTrue(evidence(c).contains("had finished 1 map(s) and was running nothing"), evidence(c));
+  }
+
   /** Map 3 on node 3 as the fourth map; reducers done at 44 s, the job at 45 s. */
   private static RunRecord faultFree45s() {
     return fourMapsTwoReducers().variant("baseline").map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")

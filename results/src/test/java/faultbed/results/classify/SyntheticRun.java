@@ -65,7 +65,18 @@ final class SyntheticRun {
     attempts.add(new AttemptRecord(attemptId(type, task, attempt),
         String.format("task_1_0001_%c_%06d", type, task), type == 'm' ? "MAP" : "REDUCE", attempt, node,
         "localhost:" + (4000 + node), "container_" + attempts.size(), startMs, finishMs, null, null, null, state,
-        speculative, error, 1));
+        speculative, error, 1, null));
+    return this;
+  }
+
+  /**
+   * A map that reported success, then was killed with its node while the AM still waited for its
+   * container to exit: its end times are the kill's, as Hadoop's history parser leaves them.
+   */
+  SyntheticRun succeededThenKilled(int task, int attempt, int node, long startMs, long succeededMs, long killedMs) {
+    attempts.add(new AttemptRecord(attemptId('m', task, attempt), String.format("task_1_0001_m_%06d", task), "MAP",
+        attempt, node, "localhost:" + (4000 + node), "container_" + attempts.size(), startMs, killedMs, killedMs,
+        killedMs, killedMs, "KILLED", false, "TaskAttempt killed because it ran on unusable node", 1, succeededMs));
     return this;
   }
 
