@@ -1,0 +1,214 @@
+package faultbed.faults.remote;
+
+import faultbed.faults.PreconditionFailed;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
+import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
+
+/**
+ * A shell on one host of a cluster faultbed did not start, over SSH with Apache MINA SSHD's client
+ * (no {@code ssh} program). Commands are argument lists, each word quoted for the remote shell.
+ * There are two kinds: a <em>probe</em> only reads the host (which process is the NodeManager,
+ * which rules exist) and runs even in a dry run; an <em>action</em> changes it (a rule, a qdisc, a
+ * kill) and in a dry run is written down instead of run. Every call is bounded by the timeout.
+ * The host key must already be in the target's known-hosts file: an unknown or changed key is
+ * refused, as OpenSSH's strict checking does.
+ */
+public final class RemoteHost implements AutoCloseable {
+  /** What a command did: its exit code and what it printed on each stream. */
+  public record Result(int code, String out, String err) {
+    public boolean ok() {
+      return code == 0;
+    }
+  }
+
+  private final SshTarget target;
+  private final SshClient client;
+  private final ClientSession session;
+  private final Duration timeout;
+  private final List<String> planned; // a dry run's actions, in order; null when actions run
+
+  private RemoteHost(SshTarget target, SshClient client, ClientSession session, Duration timeout, boolean dryRun) {
+    this.target = target;
+    this.client = client;
+    this.session = session;
+    this.timeout = timeout;
+    this.planned = dryRun ? Collections.synchronizedList(new ArrayList<>()) : null;
+  }
+
+  /** A session on the host whose actions run. */
+  public static RemoteHost connect(SshTarget target, Duration timeout) {
+    return open(target, timeout, false);
+  }
+
+  /** A session on the host whose actions are only written down ({@link #planned()}); probes run. */
+  public static RemoteHost dryRun(SshTarget target, Duration timeout) {
+    return open(target, timeout, true);
+  }
+
+  private static RemoteHost open(SshTarget target, Duration timeout, boolean dryRun) {
+    if (!Files.isReadable(target.key())) {
+      throw new PreconditionFailed("host " + target + ": its key " + target.key() + " is not a readable file");
+    }
+    if (!Files.isReadable(target.knownHosts())) {
+      throw new PreconditionFailed("host " + target + ": its known-hosts file " + target.knownHosts()
+          + " is not a readable file; add the host's key to it (ssh-keyscan -p " + target.port() + " "
+          + target.address() + ", after checking the key)");
+    }
+    SshClient client = SshClient.setUpDefaultClient();
+    // an unknown or changed host key is refused: faults go only to the host the inventory means
+    client.setServerKeyVerifier(new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
+        target.knownHosts()));
+    client.setKeyIdentityProvider(new FileKeyPairProvider(target.key()));
+    client.start();
+    ClientSession session = null;
+    try {
+      session = client.connect(target.user(), target.address(), target.port()).verify(timeout).getSession();
+    } catch (IOException | RuntimeException e) {
+      client.stop();
+      throw refused(target, e, "is not reachable over SSH: ");
+    }
+    try {
+      session.auth().verify(timeout);
+    } catch (IOException | RuntimeException e) {
+      close(session, client);
+      throw refused(target, e, "refused the login with key " + target.key() + ": ");
+    }
+    return new RemoteHost(target, client, session, timeout, dryRun);
+  }
+
+  public SshTarget target() {
+    return target;
+  }
+
+  public boolean isDryRun() {
+    return planned != null;
+  }
+
+  /** Runs a command that only reads the host, as the login user; also in a dry run. */
+  public Result probe(List<String> argv) {
+    return exec(argv);
+  }
+
+  /** Runs a command that only reads the host but needs root to (iptables -S); also in a dry run. */
+  public Result probeAsRoot(List<String> argv) {
+    return exec(asRoot(argv));
+  }
+
+  /**
+   * Runs a command that changes the host, as root; in a dry run writes it down and reports success
+   * with no output. A program the host's sudo rule does not allow is refused before anything runs.
+   */
+  public Result act(List<String> argv) {
+    List<String> command = asRoot(argv);
+    if (planned != null) {
+      planned.add(quote(command));
+      return new Result(0, "", "");
+    }
+    return exec(command);
+  }
+
+  /** {@link #act} that fails, with what the command printed, unless it exits 0. */
+  public String check(List<String> argv) {
+    Result r = act(argv);
+    if (!r.ok()) {
+      throw new IllegalStateException("host " + target.name() + ": " + quote(argv) + " failed (" + r.code() + "): "
+          + (r.err().isBlank() ? r.out() : r.err()).strip());
+    }
+    return r.out();
+  }
+
+  /** The actions a dry run would have run, as command lines, in order; empty when actions run. */
+  public List<String> planned() {
+    return planned == null ? List.of() : List.copyOf(planned);
+  }
+
+  private List<String> asRoot(List<String> argv) {
+    if (target.become() instanceof Become.Sudo sudo) {
+      if (!sudo.allows(argv.get(0))) {
+        throw new PreconditionFailed("host " + target + ": " + argv.get(0) + " needs root, and the inventory lets"
+            + " sudo run only " + sudo.programs().stream().sorted().collect(Collectors.joining(", ")));
+      }
+      List<String> out = new ArrayList<>(List.of("sudo", "-n", "--"));
+      out.addAll(argv);
+      return out;
+    }
+    return argv;
+  }
+
+  private Result exec(List<String> argv) {
+    String command = quote(argv);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try (ChannelExec channel = session.createExecChannel(command)) {
+      channel.setOut(out);
+      channel.setErr(err);
+      channel.open().verify(timeout);
+      Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
+      if (events.contains(ClientChannelEvent.TIMEOUT)) {
+        throw new IllegalStateException("host " + target.name() + ": " + command + " did not end within " + timeout);
+      }
+      Integer code = channel.getExitStatus();
+      return new Result(code == null ? -1 : code, out.toString(StandardCharsets.UTF_8),
+          err.toString(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new IllegalStateException("host " + target.name() + ": " + command + " could not run: " + oneLine(e), e);
+    }
+  }
+
+  /** The command line a POSIX shell splits back into {@code argv}: every word in single quotes. */
+  public static String quote(List<String> argv) {
+    return argv.stream().map(w -> w.matches("[A-Za-z0-9_@%+=:,./-]+") ? w : "'" + w.replace("'", "'\\''") + "'")
+        .collect(Collectors.joining(" "));
+  }
+
+  /** One line for a failed connect or login; a host key faultbed does not know says so apart. */
+  private static PreconditionFailed refused(SshTarget target, Throwable e, String what) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("Server key did not validate")) {
+        return new PreconditionFailed("host " + target + ": its host key is not the one in " + target.knownHosts()
+            + " (unknown or changed); check it, then add it (ssh-keyscan -p " + target.port() + " "
+            + target.address() + ")");
+      }
+    }
+    return new PreconditionFailed("host " + target + " " + what + oneLine(e));
+  }
+
+  private static String oneLine(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String m = root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    return m.lines().findFirst().orElse(m).strip();
+  }
+
+  private static void close(ClientSession session, SshClient client) {
+    try {
+      session.close();
+    } catch (IOException ignored) {
+      // the client's stop closes what is left
+    }
+    client.stop();
+  }
+
+  @Override
+  public void close() {
+    close(session, client);
+  }
+}

@@ -1,0 +1,158 @@
+package faultbed.faults;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import faultbed.faults.remote.Become;
+import faultbed.faults.remote.RemoteHost;
+import faultbed.faults.remote.SshTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The remote backend's shell on a real host: OpenSSH's sshd in a namespace of its own, reached at
+ * its own address with a key, its host key checked. Probes and actions run there, a dry run runs
+ * only the probes, and every refusal (unknown host key, unknown client key, no sshd, a program
+ * sudo may not run, a command past its timeout) is one line naming the host.
+ */
+class RemoteHostTest {
+  private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+  @TempDir
+  Path dir;
+  private Ledger ledger;
+  private NodeNetwork net;
+  private SshdHost host;
+  private Path key;
+
+  @BeforeEach
+  void host() {
+    List<String> problems = SshdHost.problems();
+    assumeTrue(problems.isEmpty(), () -> "no sshd host can be made here: " + problems);
+    ledger = Ledger.open();
+    net = NodeNetwork.create(ledger);
+    key = SshdHost.keyPair(dir.resolve("client_key"));
+    host = SshdHost.start(ledger, net.add(0), dir.resolve("host-0"), key);
+  }
+
+  @AfterEach
+  void close() {
+    if (ledger == null) {
+      return;
+    }
+    host.close();
+    net.close();
+    ledger.close();
+  }
+
+  @Test
+  void probesAndActionsRunOnTheHostItself() {
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
+      // the host's own network: its address on eth0, which the machine running the test lacks
+      RemoteHost.Result addr = remote.probe(List.of("ip", "-4", "-o", "addr", "show", "dev", "eth0"));
+      assertTrue(addr.ok() && addr.out().contains(host.node().address()), addr.toString());
+      assertEquals("root", remote.probe(List.of("id", "-un")).out().strip());
+
+      String rule = "faultbed-test-" + ledger.owner();
+      remote.check(List.of("iptables", "-A", "INPUT", "-p", "tcp", "--dport", "9", "-j", "DROP",
+          "-m", "comment", "--comment", rule));
+      assertTrue(remote.probeAsRoot(List.of("iptables", "-S", "INPUT")).out().contains(rule),
+          "the rule is in the host's own table");
+      assertFalse(Shell.run(List.of("iptables", "-S", "INPUT")).out().contains(rule), "and not in the machine's");
+
+      RemoteHost.Result failed = remote.act(List.of("ls", dir.resolve("none").toString()));
+      assertFalse(failed.ok());
+      assertTrue(failed.err().contains("No such file"), failed.toString());
+    }
+  }
+
+  @Test
+  void wordsReachTheHostAsTheyWere() {
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
+      RemoteHost.Result r = remote.probe(List.of("printf", "%s|", "a b", "it's", "$HOME", "*", ""));
+      assertEquals("a b|it's|$HOME|*||", r.out());
+    }
+  }
+
+  @Test
+  void aDryRunRunsProbesAndOnlyWritesActionsDown() {
+    Path file = dir.resolve("made-by-an-action");
+    try (RemoteHost remote = RemoteHost.dryRun(host.target("w0", key), TIMEOUT)) {
+      assertTrue(remote.isDryRun());
+      assertEquals("root", remote.probe(List.of("id", "-un")).out().strip(), "probes run");
+      assertTrue(remote.act(List.of("touch", file.toString())).ok());
+      assertTrue(remote.act(List.of("iptables", "-A", "INPUT", "-j", "DROP")).ok());
+      assertEquals(List.of("touch " + file, "iptables -A INPUT -j DROP"), remote.planned());
+      assertFalse(remote.probe(List.of("iptables", "-S", "INPUT")).out().contains("DROP"), "no action ran");
+    }
+    assertFalse(Files.exists(file), "the dry run touched nothing");
+  }
+
+  @Test
+  void aHostKeyNotInKnownHostsIsRefused() throws Exception {
+    Path other = SshdHost.keyPair(dir.resolve("other_host_key"));
+    String[] pub = Files.readString(Path.of(other + ".pub")).strip().split(" ");
+    Path wrongKnownHosts = Files.writeString(dir.resolve("wrong_known_hosts"),
+        host.node().address() + " " + pub[0] + " " + pub[1] + "\n");
+    SshTarget t = host.target("w0", key);
+    SshTarget changed = new SshTarget(t.name(), t.address(), t.port(), t.user(), t.key(), wrongKnownHosts, t.become());
+    PreconditionFailed e = assertThrows(PreconditionFailed.class, () -> RemoteHost.connect(changed, TIMEOUT));
+    assertTrue(e.getMessage().startsWith("host w0 (root@" + t.address() + ":22): its host key is not the one in "),
+        e.getMessage());
+    assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+  }
+
+  @Test
+  void aClientKeyTheHostDoesNotKnowIsRefused() {
+    Path stranger = SshdHost.keyPair(dir.resolve("stranger_key"));
+    PreconditionFailed e = assertThrows(PreconditionFailed.class,
+        () -> RemoteHost.connect(host.target("w0", stranger), TIMEOUT));
+    assertTrue(e.getMessage().contains("refused the login with key " + stranger), e.getMessage());
+    assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+  }
+
+  @Test
+  void aHostWithoutSshdIsNotReachable() {
+    NodeNetwork.NodeNamespace bare = net.add(1);
+    SshTarget t = host.target("w0", key);
+    SshTarget none = new SshTarget("w1", bare.address(), 22, "root", key, t.knownHosts(), t.become());
+    PreconditionFailed e = assertThrows(PreconditionFailed.class, () -> RemoteHost.connect(none, TIMEOUT));
+    assertTrue(e.getMessage().startsWith("host w1 (root@" + bare.address() + ":22) is not reachable over SSH: "),
+        e.getMessage());
+  }
+
+  @Test
+  void sudoLimitedToSomeProgramsRefusesOthersBeforeAnythingRuns() {
+    SshTarget t = host.target("w0", key);
+    SshTarget sudo = new SshTarget(t.name(), t.address(), t.port(), t.user(), t.key(), t.knownHosts(),
+        new Become.Sudo(Set.of("iptables")));
+    Path file = dir.resolve("not-made");
+    try (RemoteHost remote = RemoteHost.connect(sudo, TIMEOUT)) {
+      PreconditionFailed e = assertThrows(PreconditionFailed.class, () -> remote.act(List.of("touch", file.toString())));
+      assertTrue(e.getMessage().endsWith("touch needs root, and the inventory lets sudo run only iptables"),
+          e.getMessage());
+    }
+    assertFalse(Files.exists(file));
+  }
+
+  @Test
+  void aCommandPastItsTimeoutIsGivenUp() {
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), Duration.ofSeconds(2))) {
+      long start = System.nanoTime();
+      IllegalStateException e = assertThrows(IllegalStateException.class, () -> remote.probe(List.of("sleep", "30")));
+      assertTrue(e.getMessage().contains("sleep 30 did not end within PT2S"), e.getMessage());
+      assertTrue(Duration.ofNanos(System.nanoTime() - start).compareTo(Duration.ofSeconds(10)) < 0);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+package faultbed.faults;
+
+import faultbed.faults.remote.Become;
+import faultbed.faults.remote.SshTarget;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.Awaitility;
+
+/**
+ * A host for tests of the remote backend: a real OpenSSH sshd in a node's network namespace, at
+ * the node's own address, with a host key of its own and one authorized client key, run in a
+ * faultbed cgroup recorded in the ledger so nothing outlives a killed test JVM. faultbed's code
+ * reaches it only over SSH, as it would a machine of a user's cluster.
+ */
+final class SshdHost implements AutoCloseable {
+  static final Path SSHD = Path.of("/usr/sbin/sshd");
+
+  private final NodeNetwork.NodeNamespace node;
+  private final Cgroup group;
+  private final Path knownHosts;
+
+  private SshdHost(NodeNetwork.NodeNamespace node, Cgroup group, Path knownHosts) {
+    this.node = node;
+    this.group = group;
+    this.knownHosts = knownHosts;
+  }
+
+  /** Empty when sshd hosts can be made here; otherwise what is missing, one line each. */
+  static List<String> problems() {
+    List<String> p = new ArrayList<>(NodeNetwork.problems());
+    if (!Files.isExecutable(SSHD)) {
+      p.add(SSHD + " is missing: install the Debian package 'openssh-server' (ci/test does, as root)");
+    }
+    if (!Shell.exists("ssh-keygen")) {
+      p.add("ssh-keygen is missing: install the Debian package 'openssh-client'");
+    }
+    return p;
+  }
+
+  /** A fresh Ed25519 key pair at {@code file} and {@code file}.pub, as ssh-keygen writes them. */
+  static Path keyPair(Path file) {
+    Shell.check(List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "faultbed-test", "-f", file.toString()));
+    return file;
+  }
+
+  /** sshd on port 22 of {@code node}, letting in {@code clientKey}'s holder as root; answering when returned. */
+  static SshdHost start(Ledger ledger, NodeNetwork.NodeNamespace node, Path dir, Path clientKey) {
+    try {
+      Files.createDirectories(dir);
+      Path hostKey = keyPair(dir.resolve("host_key"));
+      Path authorized = Files.copy(Path.of(clientKey + ".pub"), dir.resolve("authorized_keys"));
+      Path config = Files.writeString(dir.resolve("sshd_config"), String.join("\n",
+          "Port 22",
+          "ListenAddress " + node.address(),
+          "HostKey " + hostKey,
+          "AuthorizedKeysFile " + authorized,
+          "PidFile " + dir.resolve("sshd.pid"),
+          "StrictModes no", // the test's folders are not root-only
+          "UsePAM no",
+          "PermitRootLogin prohibit-password",
+          "PasswordAuthentication no",
+          "KbdInteractiveAuthentication no",
+          "") + "\n");
+      String[] pub = Files.readString(Path.of(hostKey + ".pub")).strip().split(" ");
+      Path knownHosts = Files.writeString(dir.resolve("known_hosts"), node.address() + " " + pub[0] + " " + pub[1] + "\n");
+      Files.createDirectories(Path.of("/run/sshd")); // sshd's privilege separation folder (Debian makes it at boot)
+      Cgroup group = Cgroup.of(ledger.owner() + "/sshd-" + node.index()).create();
+      ledger.record(LedgerEntry.cgroup(group, "sshd"));
+      group.spawn(NodeNetwork.inside(node, List.of(SSHD.toString(), "-D", "-e", "-f", config.toString())));
+      Awaitility.await("sshd of " + node.name()).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+          .ignoreExceptions().until(() -> {
+            try (Socket s = new Socket()) {
+              s.connect(new InetSocketAddress(node.address(), 22), 1000);
+              return true;
+            }
+          });
+      return new SshdHost(node, group, knownHosts);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** How faultbed reaches this host as root with {@code key}. */
+  SshTarget target(String name, Path key) {
+    return new SshTarget(name, node.address(), 22, "root", key, knownHosts, new Become.Root());
+  }
+
+  Path knownHosts() {
+    return knownHosts;
+  }
+
+  NodeNetwork.NodeNamespace node() {
+    return node;
+  }
+
+  @Override
+  public void close() {
+    group.destroy();
+  }
+}
