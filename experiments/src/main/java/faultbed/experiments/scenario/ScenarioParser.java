@@ -42,7 +42,7 @@ import java.util.regex.Pattern;
  */
 public final class ScenarioParser {
   /** Jackson's own checks: a repeated key or anything after the scenario object is an error, not a guess. */
-  private static final ObjectMapper JSON = JsonMapper.builder()
+  static final ObjectMapper JSON = JsonMapper.builder()
       .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
@@ -677,7 +677,7 @@ public final class ScenarioParser {
     return (int) v;
   }
 
-  private static long integer(JsonNode n, String at, long min) {
+  static long integer(JsonNode n, String at, long min) {
     if (n == null || !n.isNumber()) {
       throw new ScenarioException(at, "expected an integer");
     }
@@ -691,21 +691,21 @@ public final class ScenarioParser {
     return v;
   }
 
-  private static String text(JsonNode n, String at) {
+  static String text(JsonNode n, String at) {
     if (n == null || !n.isTextual()) {
       throw new ScenarioException(at, "expected a string");
     }
     return n.asText();
   }
 
-  private static ObjectNode object(JsonNode n, String at) {
+  static ObjectNode object(JsonNode n, String at) {
     if (n == null || !n.isObject()) {
       throw new ScenarioException(at, "expected an object {...}");
     }
     return (ObjectNode) n;
   }
 
-  private static void onlyKnown(JsonNode n, String prefix, Set<String> known) {
+  static void onlyKnown(JsonNode n, String prefix, Set<String> known) {
     n.fieldNames().forEachRemaining(f -> {
       if (!known.contains(f)) {
         throw new ScenarioException(prefix + f, "unknown field; expected one of " + new java.util.TreeSet<>(known));

@@ -1,0 +1,192 @@
+package faultbed.experiments.scenario;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import faultbed.faults.remote.Become;
+import faultbed.faults.remote.SshTarget;
+import faultbed.harness.remote.Inventory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads an inventory file (schema/inventory.schema.json) into an {@link Inventory}: every error
+ * names the field ({@code workers[1].ssh.key}) and what was expected there, and unknown fields are
+ * errors. Paths are taken relative to the inventory's folder, {@code ~} as the user's home. What
+ * a worker's {@code ssh} leaves out comes from the top-level {@code ssh}, then from defaults: the
+ * running user, port 22, {@code ~/.ssh/id_ed25519}, {@code ~/.ssh/known_hosts}, and root either by
+ * login (user root) or by {@code sudo -n}.
+ */
+public final class InventoryParser {
+  private static final Set<String> TOP = Set.of("$schema", "name", "clientConfig", "resourceManager", "jobHistory",
+      "ssh", "workers");
+  private static final Set<String> SSH = Set.of("user", "port", "key", "knownHosts", "become");
+  private static final Set<String> WORKER = Set.of("name", "address", "ssh");
+  private static final String HOST_PORT = "[A-Za-z0-9.-]+:\\d{1,5}";
+
+  private InventoryParser() {}
+
+  public static Inventory parse(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new ScenarioException("inventory", "file " + file + " does not exist");
+    } catch (IOException e) {
+      throw new ScenarioException("inventory", "cannot read " + file + ": " + e.getMessage());
+    }
+    Path folder = file.toAbsolutePath().getParent();
+    return parse(text, folder, file.getFileName().toString().replaceFirst("\\.json$", ""));
+  }
+
+  static Inventory parse(String text, Path folder, String fallbackName) {
+    JsonNode root;
+    try {
+      root = ScenarioParser.JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new ScenarioException("inventory", "expected valid JSON, but line " + e.getLocation().getLineNr()
+          + " column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw new ScenarioException("inventory", "expected a JSON object at the top level");
+    }
+    ScenarioParser.onlyKnown(root, "", TOP);
+    String name = root.has("name") ? ScenarioParser.text(root.get("name"), "name") : fallbackName;
+    if (!root.has("clientConfig")) {
+      throw new ScenarioException("clientConfig", "expected the folder of the cluster's Hadoop client configuration"
+          + " (core-site.xml, yarn-site.xml, ...), relative to the inventory");
+    }
+    Path conf = path(root.get("clientConfig"), "clientConfig", folder);
+    if (!Files.isDirectory(conf)) {
+      throw new ScenarioException("clientConfig", "expected a folder, but " + conf + " is none");
+    }
+    if (!Files.isRegularFile(conf.resolve("yarn-site.xml")) && !Files.isRegularFile(conf.resolve("core-site.xml"))) {
+      throw new ScenarioException("clientConfig", "expected a Hadoop configuration folder (yarn-site.xml or"
+          + " core-site.xml), but " + conf + " holds neither");
+    }
+    String rm = root.has("resourceManager") ? hostPort(root.get("resourceManager"), "resourceManager") : null;
+    String jhs = root.has("jobHistory") ? hostPort(root.get("jobHistory"), "jobHistory") : null;
+    Ssh defaults = ssh(root.get("ssh"), "ssh", Ssh.DEFAULT, folder);
+
+    if (!root.has("workers")) {
+      throw new ScenarioException("workers", "expected the worker hosts, e.g. [{\"name\": \"w1\", \"address\":"
+          + " \"w1.example\"}]");
+    }
+    JsonNode ws = root.get("workers");
+    if (!ws.isArray() || ws.isEmpty()) {
+      throw new ScenarioException("workers", "expected a list of at least one worker host");
+    }
+    List<SshTarget> workers = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    Set<String> addresses = new HashSet<>();
+    for (int i = 0; i < ws.size(); i++) {
+      String at = "workers[" + i + "]";
+      JsonNode w = ScenarioParser.object(ws.get(i), at);
+      ScenarioParser.onlyKnown(w, at + ".", WORKER);
+      String wname = ScenarioParser.text(w.get("name"), at + ".name");
+      if (!wname.matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+        throw new ScenarioException(at + ".name", "expected a name of letters, digits, '.', '_' or '-', got \""
+            + wname + "\"");
+      }
+      if (!names.add(wname)) {
+        throw new ScenarioException(at + ".name", "expected a name no other worker has, got \"" + wname + "\" again");
+      }
+      String address = ScenarioParser.text(w.get("address"), at + ".address");
+      if (!address.matches("[A-Za-z0-9.:-]+")) {
+        throw new ScenarioException(at + ".address", "expected a host name or IP address, got \"" + address + "\"");
+      }
+      Ssh s = ssh(w.get("ssh"), at + ".ssh", defaults, folder);
+      if (!addresses.add(address + ":" + s.port)) {
+        throw new ScenarioException(at + ".address", "expected an address no other worker has, got \"" + address
+            + "\" (port " + s.port + ") again");
+      }
+      workers.add(new SshTarget(wname, address, s.port, s.user, s.key, s.knownHosts, s.become));
+    }
+    return new Inventory(name, conf, rm, jhs, workers);
+  }
+
+  /** SSH settings as far as given; each level fills what it leaves out from the level above. */
+  private record Ssh(String user, int port, Path key, Path knownHosts, Become become) {
+    static final Ssh DEFAULT = new Ssh(System.getProperty("user.name"), 22,
+        home().resolve(".ssh/id_ed25519"), home().resolve(".ssh/known_hosts"), null);
+  }
+
+  private static Ssh ssh(JsonNode n, String at, Ssh above, Path folder) {
+    if (n == null) {
+      return withBecome(above);
+    }
+    ScenarioParser.object(n, at);
+    ScenarioParser.onlyKnown(n, at + ".", SSH);
+    String user = n.has("user") ? ScenarioParser.text(n.get("user"), at + ".user") : above.user;
+    if (user.isBlank()) {
+      throw new ScenarioException(at + ".user", "expected a login name, got \"\"");
+    }
+    int port = n.has("port") ? (int) ScenarioParser.integer(n.get("port"), at + ".port", 1) : above.port;
+    if (port > 65535) {
+      throw new ScenarioException(at + ".port", "expected a TCP port, 1 to 65535, got " + port);
+    }
+    Path key = n.has("key") ? path(n.get("key"), at + ".key", folder) : above.key;
+    Path known = n.has("knownHosts") ? path(n.get("knownHosts"), at + ".knownHosts", folder) : above.knownHosts;
+    Become become = n.has("become") ? become(n.get("become"), at + ".become", user) : above.become;
+    return withBecome(new Ssh(user, port, key, known, become));
+  }
+
+  /** Root by login when the user is root, else sudo for every program, unless the file said otherwise. */
+  private static Ssh withBecome(Ssh s) {
+    return s.become != null ? s : new Ssh(s.user, s.port, s.key, s.knownHosts,
+        s.user.equals("root") ? new Become.Root() : new Become.Sudo(Set.of()));
+  }
+
+  private static Become become(JsonNode n, String at, String user) {
+    if (n.isTextual() && n.asText().equals("root")) {
+      if (!user.equals("root")) {
+        throw new ScenarioException(at, "\"root\" means the login is root, but the user is \"" + user
+            + "\"; expected \"sudo\" or {\"sudo\": [programs]}");
+      }
+      return new Become.Root();
+    }
+    if (n.isTextual() && n.asText().equals("sudo")) {
+      return new Become.Sudo(Set.of());
+    }
+    if (n.isObject() && n.size() == 1 && n.has("sudo") && n.get("sudo").isArray() && !n.get("sudo").isEmpty()) {
+      Set<String> programs = new LinkedHashSet<>();
+      for (int i = 0; i < n.get("sudo").size(); i++) {
+        String p = ScenarioParser.text(n.get("sudo").get(i), at + ".sudo[" + i + "]");
+        if (!p.matches("[A-Za-z0-9_./+-]+")) {
+          throw new ScenarioException(at + ".sudo[" + i + "]", "expected a program name or path, got \"" + p + "\"");
+        }
+        programs.add(p);
+      }
+      return new Become.Sudo(programs);
+    }
+    throw new ScenarioException(at, "expected \"root\" (the login is root), \"sudo\" (sudo -n for every command) or"
+        + " {\"sudo\": [\"iptables\", \"tc\", ...]} (sudo -n for those programs only), got " + n);
+  }
+
+  private static String hostPort(JsonNode n, String at) {
+    String v = ScenarioParser.text(n, at);
+    if (!v.matches(HOST_PORT)) {
+      throw new ScenarioException(at, "expected host:port, got \"" + v + "\"");
+    }
+    return v;
+  }
+
+  private static Path path(JsonNode n, String at, Path folder) {
+    String v = ScenarioParser.text(n, at);
+    if (v.isBlank()) {
+      throw new ScenarioException(at, "expected a path, got \"\"");
+    }
+    Path p = v.equals("~") ? home() : v.startsWith("~/") ? home().resolve(v.substring(2)) : Path.of(v);
+    return folder.resolve(p).normalize();
+  }
+
+  private static Path home() {
+    return Path.of(System.getProperty("user.home"));
+  }
+}

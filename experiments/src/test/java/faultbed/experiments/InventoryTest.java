@@ -1,0 +1,141 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import faultbed.experiments.scenario.InventoryParser;
+import faultbed.experiments.scenario.ScenarioException;
+import faultbed.faults.remote.Become;
+import faultbed.faults.remote.SshTarget;
+import faultbed.harness.remote.Inventory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Inventory files of the remote backend: what each field means once read (paths against the
+ * inventory's folder, SSH settings inherited field by field), one line naming the field for each
+ * mistake, and the published schema ({@code schema/inventory.schema.json}) refusing the same shapes.
+ */
+class InventoryTest {
+  private static final Path SCHEMA = Path.of("..", "schema", "inventory.schema.json");
+  private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+  private static Schema schema;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void load() throws IOException {
+    schema = REGISTRY.getSchema(Files.readString(SCHEMA), InputFormat.JSON);
+  }
+
+  @BeforeEach
+  void clientConfig() throws IOException {
+    Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(dir.resolve("conf/yarn-site.xml"), "<configuration/>\n");
+  }
+
+  private Inventory read(String json) throws IOException {
+    return InventoryParser.parse(Files.writeString(dir.resolve("lab.json"), json));
+  }
+
+  @Test
+  void theSchemaIsAValidDraft202012Schema() throws IOException {
+    Schema meta = REGISTRY.getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
+    List<Error> problems = meta.validate(Files.readString(SCHEMA), InputFormat.JSON);
+    assertTrue(problems.isEmpty(), problems::toString);
+  }
+
+  @Test
+  void aWorkersSshOverridesTheInventorysFieldByField() throws IOException {
+    String json = """
+        { "name": "lab", "clientConfig": "conf", "resourceManager": "master:8032", "jobHistory": "master:19888",
+          "ssh": { "user": "ops", "key": "keys/id", "knownHosts": "~/lab_known_hosts", "become": { "sudo": ["iptables", "tc"] } },
+          "workers": [
+            { "name": "w1", "address": "198.18.7.11" },
+            { "name": "w2", "address": "198.18.7.12", "ssh": { "port": 2222, "become": "sudo" } } ] }
+        """;
+    assertTrue(schema.validate(json, InputFormat.JSON).isEmpty(), () -> schema.validate(json, InputFormat.JSON).toString());
+    Inventory inv = read(json);
+    assertEquals("lab", inv.name());
+    assertEquals(dir.resolve("conf").toAbsolutePath(), inv.clientConfig());
+    assertEquals("master:8032", inv.resourceManager());
+    assertEquals("master:19888", inv.jobHistory());
+    Path home = Path.of(System.getProperty("user.home"));
+    assertEquals(new SshTarget("w1", "198.18.7.11", 22, "ops", dir.resolve("keys/id").toAbsolutePath(),
+        home.resolve("lab_known_hosts"), new Become.Sudo(Set.of("iptables", "tc"))), inv.workers().get(0));
+    SshTarget w2 = inv.worker("w2").orElseThrow();
+    assertEquals(2222, w2.port());
+    assertEquals("ops", w2.user());
+    assertEquals(new Become.Sudo(Set.of()), w2.become());
+    assertTrue(w2.become() instanceof Become.Sudo s && s.allows("/usr/sbin/anything"));
+  }
+
+  @Test
+  void withoutSshSettingsTheRunningUserLogsInWithTheDefaultKey() throws IOException {
+    Inventory inv = read("{ \"clientConfig\": \"conf\", \"workers\": [ { \"name\": \"w1\", \"address\": \"w1.lab\" } ] }");
+    assertEquals("lab", inv.name(), "the file's name");
+    assertEquals(null, inv.resourceManager(), "the configuration's");
+    SshTarget w1 = inv.workers().get(0);
+    Path home = Path.of(System.getProperty("user.home"));
+    String user = System.getProperty("user.name");
+    assertEquals(new SshTarget("w1", "w1.lab", 22, user, home.resolve(".ssh/id_ed25519"),
+        home.resolve(".ssh/known_hosts"), user.equals("root") ? new Become.Root() : new Become.Sudo(Set.of())), w1);
+    assertInstanceOf(Become.class, w1.become());
+  }
+
+  /** Each mistake: one line naming the field; shape mistakes the schema refuses too. */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{\"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|clientConfig|expected the folder of the cluster's Hadoop client configuration|true",
+      "{\"clientConfig\": \"conf\"}|workers|expected the worker hosts|true",
+      "{\"clientConfig\": \"conf\", \"workers\": []}|workers|expected a list of at least one worker host|true",
+      "{\"clientConfig\": \"conf\", \"worker\": []}|worker|unknown field|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\"}]}|workers[0].address|expected a string|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w 1\", \"address\": \"a\"}]}|workers[0].name|expected a name of letters|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}, {\"name\": \"w1\", \"address\": \"b\"}]}|workers[1].name|expected a name no other worker has, got \"w1\" again|false",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}, {\"name\": \"w2\", \"address\": \"a\"}]}|workers[1].address|expected an address no other worker has|false",
+      "{\"clientConfig\": \"conf\", \"resourceManager\": \"master\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|resourceManager|expected host:port, got \"master\"|true",
+      "{\"clientConfig\": \"conf\", \"ssh\": {\"port\": 70000}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.port|expected a TCP port, 1 to 65535, got 70000|true",
+      "{\"clientConfig\": \"conf\", \"ssh\": {\"user\": \"ops\", \"become\": \"root\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|\"root\" means the login is root, but the user is \"ops\"|false",
+      "{\"clientConfig\": \"conf\", \"ssh\": {\"become\": \"doas\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|expected \"root\" (the login is root), \"sudo\"|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"ssh\": {\"become\": {\"sudo\": [\"rm -rf\"]}}}]}|workers[0].ssh.become.sudo[0]|expected a program name or path|true",
+      "{\"clientConfig\": \"nowhere\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|clientConfig|expected a folder, but|false",
+  })
+  void aMistakeIsOneLineNamingTheField(String json, String field, String expected, boolean schemaRefuses) {
+    ScenarioException e = assertThrows(ScenarioException.class, () -> read(json));
+    assertEquals(field, e.field(), e.getMessage());
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+    assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+    assertEquals(schemaRefuses, !schema.validate(json, InputFormat.JSON).isEmpty(),
+        () -> "schema on " + json + ": " + schema.validate(json, InputFormat.JSON));
+  }
+
+  @Test
+  void aConfigurationFolderWithoutHadoopFilesIsRefused() throws IOException {
+    Files.createDirectories(dir.resolve("empty"));
+    ScenarioException e = assertThrows(ScenarioException.class,
+        () -> read("{\"clientConfig\": \"empty\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}"));
+    assertEquals("clientConfig", e.field());
+    assertFalse(e.getMessage().contains("\n"));
+    assertTrue(e.getMessage().contains("holds neither"), e.getMessage());
+  }
+}
