@@ -19,8 +19,8 @@ import org.awaitility.Awaitility;
  * faultbed cgroup recorded in the ledger so nothing outlives a killed test JVM. faultbed's code
  * reaches it only over SSH, as it would a machine of a user's cluster.
  */
-final class SshdHost implements AutoCloseable {
-  static final Path SSHD = Path.of("/usr/sbin/sshd");
+public final class SshdHost implements AutoCloseable {
+  public static final Path SSHD = Path.of("/usr/sbin/sshd");
 
   private final NodeNetwork.NodeNamespace node;
   private final Cgroup group;
@@ -33,7 +33,7 @@ final class SshdHost implements AutoCloseable {
   }
 
   /** Empty when sshd hosts can be made here; otherwise what is missing, one line each. */
-  static List<String> problems() {
+  public static List<String> problems() {
     List<String> p = new ArrayList<>(NodeNetwork.problems());
     if (!Files.isExecutable(SSHD)) {
       p.add(SSHD + " is missing: install the Debian package 'openssh-server' (ci/test does, as root)");
@@ -45,13 +45,13 @@ final class SshdHost implements AutoCloseable {
   }
 
   /** A fresh Ed25519 key pair at {@code file} and {@code file}.pub, as ssh-keygen writes them. */
-  static Path keyPair(Path file) {
+  public static Path keyPair(Path file) {
     Shell.check(List.of("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "faultbed-test", "-f", file.toString()));
     return file;
   }
 
   /** sshd on port 22 of {@code node}, letting in {@code clientKey}'s holder as root; answering when returned. */
-  static SshdHost start(Ledger ledger, NodeNetwork.NodeNamespace node, Path dir, Path clientKey) {
+  public static SshdHost start(Ledger ledger, NodeNetwork.NodeNamespace node, Path dir, Path clientKey) {
     try {
       Files.createDirectories(dir);
       Path hostKey = keyPair(dir.resolve("host_key"));
@@ -88,15 +88,15 @@ final class SshdHost implements AutoCloseable {
   }
 
   /** How faultbed reaches this host as root with {@code key}. */
-  SshTarget target(String name, Path key) {
+  public SshTarget target(String name, Path key) {
     return new SshTarget(name, node.address(), 22, "root", key, knownHosts, new Become.Root());
   }
 
-  Path knownHosts() {
+  public Path knownHosts() {
     return knownHosts;
   }
 
-  NodeNetwork.NodeNamespace node() {
+  public NodeNetwork.NodeNamespace node() {
     return node;
   }
 

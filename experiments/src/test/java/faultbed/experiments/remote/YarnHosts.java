@@ -1,0 +1,319 @@
+package faultbed.experiments.remote;
+
+import faultbed.faults.Cgroup;
+import faultbed.faults.Ledger;
+import faultbed.faults.LedgerEntry;
+import faultbed.faults.NodeNetwork;
+import faultbed.faults.SshdHost;
+import faultbed.faults.remote.SshTarget;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.awaitility.Awaitility;
+
+/**
+ * A real multi-host YARN cluster for the remote backend's tests, which faultbed's code neither
+ * starts nor controls: hosts are network namespaces with addresses of their own, each running
+ * OpenSSH's sshd, and Hadoop's daemons run as separate JVMs from the Maven classpath the way
+ * Hadoop's scripts start them ({@code java -Dproc_<daemon> -cp <conf>:<classpath> <main class>}):
+ * the NameNode, ResourceManager and JobHistory server on the master, a DataNode and a NodeManager
+ * on each worker, each host with its own configuration folder. Every process runs in a faultbed
+ * cgroup recorded in the ledger, so a killed test JVM leaves nothing the next start does not heal.
+ */
+public final class YarnHosts implements AutoCloseable {
+  private static final Duration START = Duration.ofMinutes(3);
+  private static final List<String> OPENS = List.of("java.lang", "java.util", "java.util.concurrent",
+      "java.net", "java.io", "sun.nio.ch", "java.lang.reflect");
+
+  /** One host: its namespace (and address), its sshd, the group holding its daemons, its folders. */
+  public record Host(String name, NodeNetwork.NodeNamespace ns, SshdHost sshd, Cgroup daemons, Path dir) {
+    public String address() {
+      return ns.address();
+    }
+
+    Path conf() {
+      return dir.resolve("conf");
+    }
+  }
+
+  private final Path dir;
+  private final Ledger ledger;
+  private final NodeNetwork net;
+  private final Path clientKey;
+  private final List<Host> hosts = new ArrayList<>();
+
+  private YarnHosts(Path dir) {
+    this.dir = dir;
+    this.ledger = Ledger.open();
+    this.net = NodeNetwork.create(ledger);
+    this.clientKey = SshdHost.keyPair(dir.resolve("client_key"));
+  }
+
+  /** Empty when the cluster can be made here; otherwise what is missing, one line each. */
+  public static List<String> problems() {
+    return SshdHost.problems();
+  }
+
+  /** A master and {@code workers} workers, serving (every DataNode live, every NodeManager RUNNING) when returned. */
+  public static YarnHosts start(Path dir, int workers) {
+    YarnHosts c = new YarnHosts(dir);
+    try {
+      c.host("master", 0);
+      for (int i = 1; i <= workers; i++) {
+        c.host("w" + i, i);
+      }
+      for (Host h : c.hosts) {
+        c.writeConfiguration(h);
+      }
+      Host m = c.master();
+      c.format(m);
+      c.daemon(m, "namenode", "org.apache.hadoop.hdfs.server.namenode.NameNode");
+      c.daemon(m, "resourcemanager", "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager");
+      await("the NameNode and ResourceManager of " + m.address(), () -> open(m.address(), 9000) && open(m.address(), 8032));
+      for (Host w : c.workers()) {
+        c.daemon(w, "datanode", "org.apache.hadoop.hdfs.server.datanode.DataNode");
+        c.daemon(w, "nodemanager", "org.apache.hadoop.yarn.server.nodemanager.NodeManager");
+      }
+      await(workers + " DataNodes live", () -> c.liveDataNodes() == workers);
+      await(workers + " NodeManagers RUNNING", () -> c.runningNodeManagers().size() == workers);
+      c.daemon(m, "historyserver", "org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer");
+      await("the JobHistory server", () -> open(m.address(), 10020) && open(m.address(), 19888));
+      return c;
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+  }
+
+  public Host master() {
+    return hosts.get(0);
+  }
+
+  public List<Host> workers() {
+    return hosts.subList(1, hosts.size());
+  }
+
+  /** The configuration folder a client on the harness's machine submits jobs with. */
+  public Path clientConfig() {
+    return master().conf();
+  }
+
+  /** The key the workers' sshd lets in as root. */
+  public Path clientKey() {
+    return clientKey;
+  }
+
+  /** How faultbed reaches worker {@code h} over SSH. */
+  public SshTarget target(Host h) {
+    return h.sshd().target(h.name(), clientKey);
+  }
+
+  /**
+   * An inventory file naming this cluster: its client configuration, and each worker with its
+   * address, the client key, its own known-hosts file, and root by login.
+   */
+  public Path writeInventory(Path file) {
+    String workers = workers().stream().map(w -> String.format(
+        "    { \"name\": \"%s\", \"address\": \"%s\", \"ssh\": { \"knownHosts\": \"%s\" } }",
+        w.name(), w.address(), w.sshd().knownHosts())).collect(Collectors.joining(",\n"));
+    String json = "{\n  \"name\": \"yarn-hosts\",\n  \"clientConfig\": \"" + clientConfig() + "\",\n"
+        + "  \"ssh\": { \"user\": \"root\", \"key\": \"" + clientKey + "\", \"become\": \"root\" },\n"
+        + "  \"workers\": [\n" + workers + "\n  ]\n}\n";
+    try {
+      return Files.writeString(file, json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** NodeManagers the ResourceManager lists as RUNNING, by host address (its REST API). */
+  public List<String> runningNodeManagers() throws IOException, InterruptedException {
+    String body = get("http://" + master().address() + ":8088/ws/v1/cluster/nodes?states=RUNNING");
+    List<String> out = new ArrayList<>();
+    Matcher m = Pattern.compile("\"nodeHostName\"\\s*:\\s*\"([^\"]+)\"").matcher(body);
+    while (m.find()) {
+      out.add(m.group(1));
+    }
+    return out;
+  }
+
+  private int liveDataNodes() throws IOException, InterruptedException {
+    String body = get("http://" + master().address() + ":9870/jmx?qry=Hadoop:service=NameNode,name=FSNamesystemState");
+    Matcher m = Pattern.compile("\"NumLiveDataNodes\"\\s*:\\s*(\\d+)").matcher(body);
+    return m.find() ? Integer.parseInt(m.group(1)) : 0;
+  }
+
+  private void host(String name, int index) {
+    NodeNetwork.NodeNamespace ns = net.add(index);
+    Path home = dir.resolve(name);
+    SshdHost sshd = SshdHost.start(ledger, ns, home.resolve("sshd"), clientKey);
+    Cgroup daemons = Cgroup.of(ledger.owner() + "/" + name).create();
+    ledger.record(LedgerEntry.cgroup(daemons, "yarn-hosts"));
+    hosts.add(new Host(name, ns, sshd, daemons, home));
+  }
+
+  private void writeConfiguration(Host h) {
+    String m = master().address();
+    String a = h.address();
+    Path d = h.dir();
+    Map<String, String> core = new LinkedHashMap<>();
+    core.put("fs.defaultFS", "hdfs://" + m + ":9000");
+    core.put("hadoop.tmp.dir", d.resolve("tmp").toString());
+    Map<String, String> hdfs = new LinkedHashMap<>();
+    hdfs.put("dfs.namenode.rpc-address", m + ":9000");
+    hdfs.put("dfs.namenode.http-address", m + ":9870");
+    hdfs.put("dfs.namenode.name.dir", master().dir().resolve("name").toString());
+    hdfs.put("dfs.namenode.safemode.extension", "0");
+    hdfs.put("dfs.namenode.datanode.registration.ip-hostname-check", "false");
+    hdfs.put("dfs.permissions.enabled", "false");
+    hdfs.put("dfs.replication", Integer.toString(Math.min(3, hosts.size() - 1)));
+    hdfs.put("dfs.datanode.data.dir", d.resolve("data").toString());
+    hdfs.put("dfs.datanode.hostname", a);
+    hdfs.put("dfs.datanode.address", a + ":9866");
+    hdfs.put("dfs.datanode.http.address", a + ":9864");
+    hdfs.put("dfs.datanode.ipc.address", a + ":9867");
+    Map<String, String> yarn = new LinkedHashMap<>();
+    yarn.put("yarn.resourcemanager.hostname", m);
+    yarn.put("yarn.nodemanager.hostname", a);
+    yarn.put("yarn.nodemanager.address", a + ":8041");
+    yarn.put("yarn.nodemanager.aux-services", "mapreduce_shuffle");
+    yarn.put("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
+    yarn.put("yarn.nodemanager.local-dirs", d.resolve("nm-local").toString());
+    yarn.put("yarn.nodemanager.log-dirs", d.resolve("nm-logs").toString());
+    yarn.put("yarn.nodemanager.resource.memory-mb", "2048");
+    yarn.put("yarn.nodemanager.resource.cpu-vcores", "4");
+    yarn.put("yarn.nodemanager.resource.detect-hardware-capabilities", "false");
+    yarn.put("yarn.nodemanager.pmem-check-enabled", "false");
+    yarn.put("yarn.nodemanager.vmem-check-enabled", "false");
+    yarn.put("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99.5");
+    yarn.put("yarn.nodemanager.admin-env", "JAVA_HOME=" + System.getProperty("java.home"));
+    yarn.put("yarn.scheduler.minimum-allocation-mb", "128");
+    Map<String, String> mapred = new LinkedHashMap<>();
+    mapred.put("mapreduce.framework.name", "yarn");
+    mapred.put("mapreduce.jobhistory.address", m + ":10020");
+    mapred.put("mapreduce.jobhistory.webapp.address", m + ":19888");
+    // the hosts' Hadoop "install" is the Maven classpath: jobs run it, not what the client has
+    mapred.put("mapreduce.application.classpath", System.getProperty("java.class.path").replace(':', ','));
+    mapred.put("yarn.app.mapreduce.am.resource.mb", "512");
+    mapred.put("yarn.app.mapreduce.am.command-opts", "-Xmx384m");
+    mapred.put("mapreduce.map.memory.mb", "256");
+    mapred.put("mapreduce.reduce.memory.mb", "256");
+    mapred.put("mapreduce.map.java.opts", "-Xmx200m");
+    mapred.put("mapreduce.reduce.java.opts", "-Xmx200m");
+    try {
+      Files.createDirectories(h.conf());
+      site(h.conf().resolve("core-site.xml"), core);
+      site(h.conf().resolve("hdfs-site.xml"), hdfs);
+      site(h.conf().resolve("yarn-site.xml"), yarn);
+      site(h.conf().resolve("mapred-site.xml"), mapred);
+      Files.writeString(h.conf().resolve("log4j.properties"), String.join("\n",
+          "log4j.rootLogger=INFO,console",
+          "log4j.appender.console=org.apache.log4j.ConsoleAppender",
+          "log4j.appender.console.target=System.err",
+          "log4j.appender.console.layout=org.apache.log4j.PatternLayout",
+          "log4j.appender.console.layout.ConversionPattern=%d{ISO8601} %p %c{2}: %m%n", ""));
+      Files.createDirectories(d.resolve("logs"));
+      Files.createDirectories(d.resolve("tmp"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void site(Path file, Map<String, String> settings) throws IOException {
+    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    settings.forEach((k, v) -> b.append("  <property><name>").append(k).append("</name><value>")
+        .append(v.replace("&", "&amp;").replace("<", "&lt;")).append("</value></property>\n"));
+    Files.writeString(file, b.append("</configuration>\n").toString());
+  }
+
+  /** The Java command Hadoop's scripts would run for {@code daemon} on host {@code h}. */
+  private List<String> java(Host h, String daemon, String mainClass, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dproc_" + daemon, "-Xmx256m", "-XX:+UseSerialGC", "-Djava.net.preferIPv4Stack=true",
+        "-Dhadoop.log.dir=" + h.dir().resolve("logs"), "-Dhadoop.log.file=" + daemon + ".log",
+        "-Dyarn.log.dir=" + h.dir().resolve("logs"), "-Dhadoop.home.dir=" + h.dir(), "-Dhadoop.id.str=root",
+        "-Djava.io.tmpdir=" + h.dir().resolve("tmp")));
+    for (String pkg : OPENS) {
+      cmd.addAll(List.of("--add-opens", "java.base/" + pkg + "=ALL-UNNAMED"));
+    }
+    cmd.addAll(List.of("-cp", h.conf() + ":" + System.getProperty("java.class.path"), mainClass));
+    cmd.addAll(List.of(args));
+    String line = "exec " + cmd.stream().map(YarnHosts::quote).collect(Collectors.joining(" ")) + " > "
+        + quote(h.dir().resolve("logs").resolve(daemon + ".out").toString()) + " 2>&1";
+    return NodeNetwork.inside(h.ns(), List.of("sh", "-c", line));
+  }
+
+  private void daemon(Host h, String daemon, String mainClass) {
+    try {
+      h.daemons().spawn(java(h, daemon, mainClass));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot start the " + daemon + " of " + h.name(), e);
+    }
+  }
+
+  private void format(Host m) {
+    try {
+      Process p = m.daemons().spawn(java(m, "namenode-format", "org.apache.hadoop.hdfs.server.namenode.NameNode",
+          "-format", "-nonInteractive", "-force"));
+      if (!p.waitFor(2, TimeUnit.MINUTES) || p.exitValue() != 0) {
+        p.destroyForcibly();
+        throw new IllegalStateException("formatting the NameNode failed; see "
+            + m.dir().resolve("logs").resolve("namenode-format.out"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void await(String what, java.util.concurrent.Callable<Boolean> condition) {
+    Awaitility.await(what).atMost(START).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(condition);
+  }
+
+  private static boolean open(String host, int port) throws IOException {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress(host, port), 1000);
+      return true;
+    }
+  }
+
+  private static String get(String url) throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5))
+        .header("Accept", "application/json").build(), HttpResponse.BodyHandlers.ofString());
+    return r.body();
+  }
+
+  private static String quote(String s) {
+    return s.matches("[A-Za-z0-9_@%+=:,./-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+  }
+
+  /** Stops every daemon and sshd, removes the namespaces, and heals the ledger. */
+  @Override
+  public void close() {
+    for (Host h : hosts) {
+      h.daemons().destroy();
+      h.sshd().close();
+    }
+    net.close();
+    ledger.close();
+  }
+}
