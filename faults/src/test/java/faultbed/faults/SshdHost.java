@@ -52,6 +52,15 @@ public final class SshdHost implements AutoCloseable {
 
   /** sshd on port 22 of {@code node}, letting in {@code clientKey}'s holder as root; answering when returned. */
   public static SshdHost start(Ledger ledger, NodeNetwork.NodeNamespace node, Path dir, Path clientKey) {
+    return start(ledger, node, dir, clientKey, NodeNetwork.inside(node, List.of()));
+  }
+
+  /**
+   * The same, started with {@code enter} before its command: how a command gets onto the host
+   * (into the node's network namespace, and perhaps a process space of its own).
+   */
+  public static SshdHost start(Ledger ledger, NodeNetwork.NodeNamespace node, Path dir, Path clientKey,
+      List<String> enter) {
     try {
       Files.createDirectories(dir);
       Path hostKey = keyPair(dir.resolve("host_key"));
@@ -73,7 +82,9 @@ public final class SshdHost implements AutoCloseable {
       Files.createDirectories(Path.of("/run/sshd")); // sshd's privilege separation folder (Debian makes it at boot)
       Cgroup group = Cgroup.of(ledger.owner() + "/sshd-" + node.index()).create();
       ledger.record(LedgerEntry.cgroup(group, "sshd"));
-      group.spawn(NodeNetwork.inside(node, List.of(SSHD.toString(), "-D", "-e", "-f", config.toString())));
+      List<String> command = new ArrayList<>(enter);
+      command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", config.toString()));
+      group.spawn(command);
       Awaitility.await("sshd of " + node.name()).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
           .ignoreExceptions().until(() -> {
             try (Socket s = new Socket()) {

@@ -41,8 +41,13 @@ public final class YarnHosts implements AutoCloseable {
   private static final List<String> OPENS = List.of("java.lang", "java.util", "java.util.concurrent",
       "java.net", "java.io", "sun.nio.ch", "java.lang.reflect");
 
-  /** One host: its namespace (and address), its sshd, the group holding its daemons, its folders. */
-  public record Host(String name, NodeNetwork.NodeNamespace ns, SshdHost sshd, Cgroup daemons, Path dir) {
+  /**
+   * One host: its network namespace (and address), the prefix that runs a command on it (in that
+   * network namespace and in the host's own process space), its sshd, the group holding its
+   * processes, its folders.
+   */
+  public record Host(String name, NodeNetwork.NodeNamespace ns, List<String> enter, SshdHost sshd, Cgroup daemons,
+      Path dir) {
     public String address() {
       return ns.address();
     }
@@ -57,12 +62,22 @@ public final class YarnHosts implements AutoCloseable {
   private final NodeNetwork net;
   private final Path clientKey;
   private final List<Host> hosts = new ArrayList<>();
+  /** The folder in root's home faultbed keeps its remote ledgers in, each host's made its own. */
+  private static final Path FAULTBED_HOME = Path.of(System.getProperty("user.home"), ".faultbed");
+  private boolean madeFaultbedHome;
 
   private YarnHosts(Path dir) {
     this.dir = dir;
-    this.ledger = Ledger.open();
-    this.net = NodeNetwork.create(ledger);
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     this.clientKey = SshdHost.keyPair(dir.resolve("client_key"));
+    this.ledger = Ledger.open();
+    // the harness's own group first, so healing removes it after the hosts' groups made in it
+    ledger.record(LedgerEntry.cgroup(Cgroup.of(ledger.owner()).create(), "yarn-hosts"));
+    this.net = NodeNetwork.create(ledger);
   }
 
   /** Empty when the cluster can be made here; otherwise what is missing, one line each. */
@@ -159,13 +174,51 @@ public final class YarnHosts implements AutoCloseable {
     return m.find() ? Integer.parseInt(m.group(1)) : 0;
   }
 
+  /**
+   * A host: a network namespace, and a process space of its own (a PID namespace with its own
+   * /proc), so that on each host, as on a machine, ps shows that host's processes alone. Its first
+   * process holds the space open; everything else is entered into it with nsenter.
+   */
   private void host(String name, int index) {
     NodeNetwork.NodeNamespace ns = net.add(index);
     Path home = dir.resolve(name);
-    SshdHost sshd = SshdHost.start(ledger, ns, home.resolve("sshd"), clientKey);
     Cgroup daemons = Cgroup.of(ledger.owner() + "/" + name).create();
     ledger.record(LedgerEntry.cgroup(daemons, "yarn-hosts"));
-    hosts.add(new Host(name, ns, sshd, daemons, home));
+    try {
+      daemons.spawn(NodeNetwork.inside(ns, List.of("unshare", "--pid", "--fork", "--mount-proc", "sleep", "infinity")));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make host " + name, e);
+    }
+    long[] init = new long[1];
+    Awaitility.await("the process space of " + name).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+        .until(() -> (init[0] = daemons.pids().stream().filter(p -> ProcessHandle.of(p) // the sleep, not unshare
+            .flatMap(h -> h.info().command()).map(c -> c.endsWith("/sleep")).orElse(false))
+            .findFirst().orElse(0L)) != 0);
+    List<String> enter = List.of("nsenter", "--target", Long.toString(init[0]), "--pid", "--mount", "--net", "--");
+    // faultbed's folder in root's home (its ledger) of this host's own, as on a machine; the rest of
+    // the home is the machine's, where the Maven repository the daemons run from lives
+    Path own = home.resolve("faultbed-home");
+    List<String> mount = new ArrayList<>(enter);
+    mount.addAll(List.of("mount", "--bind", own.toString(), FAULTBED_HOME.toString()));
+    try {
+      Files.createDirectories(own);
+      if (!Files.isDirectory(FAULTBED_HOME)) {
+        Files.createDirectories(FAULTBED_HOME);
+        madeFaultbedHome = true;
+      }
+      Process p = new ProcessBuilder(mount).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      if (!p.waitFor(20, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new IllegalStateException("cannot give host " + name + " a home of its own: " + out);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    SshdHost sshd = SshdHost.start(ledger, ns, home.resolve("sshd"), clientKey, enter);
+    hosts.add(new Host(name, ns, enter, sshd, daemons, home));
   }
 
   private void writeConfiguration(Host h) {
@@ -204,6 +257,8 @@ public final class YarnHosts implements AutoCloseable {
     yarn.put("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99.5");
     yarn.put("yarn.nodemanager.admin-env", "JAVA_HOME=" + System.getProperty("java.home"));
     yarn.put("yarn.scheduler.minimum-allocation-mb", "128");
+    // a crashed NodeManager is LOST after 20 s, not Hadoop's 10 minutes
+    yarn.put("yarn.nm.liveness-monitor.expiry-interval-ms", "20000");
     Map<String, String> mapred = new LinkedHashMap<>();
     mapred.put("mapreduce.framework.name", "yarn");
     mapred.put("mapreduce.jobhistory.address", m + ":10020");
@@ -256,7 +311,9 @@ public final class YarnHosts implements AutoCloseable {
     cmd.addAll(List.of(args));
     String line = "exec " + cmd.stream().map(YarnHosts::quote).collect(Collectors.joining(" ")) + " > "
         + quote(h.dir().resolve("logs").resolve(daemon + ".out").toString()) + " 2>&1";
-    return NodeNetwork.inside(h.ns(), List.of("sh", "-c", line));
+    List<String> onHost = new ArrayList<>(h.enter());
+    onHost.addAll(List.of("sh", "-c", line));
+    return onHost;
   }
 
   private void daemon(Host h, String daemon, String mainClass) {
@@ -284,7 +341,7 @@ public final class YarnHosts implements AutoCloseable {
     }
   }
 
-  private void await(String what, java.util.concurrent.Callable<Boolean> condition) {
+  private static void await(String what, java.util.concurrent.Callable<Boolean> condition) {
     Awaitility.await(what).atMost(START).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(condition);
   }
 
@@ -315,5 +372,12 @@ public final class YarnHosts implements AutoCloseable {
     }
     net.close();
     ledger.close();
+    if (madeFaultbedHome) {
+      try {
+        Files.deleteIfExists(FAULTBED_HOME); // the mount point, empty
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 }

@@ -123,6 +123,18 @@ public final class RemoteHost implements AutoCloseable {
     return exec(command);
   }
 
+  /**
+   * Runs a command that changes the host but needs no root (faultbed's own files in the login's
+   * home), as the login user; in a dry run writes it down instead.
+   */
+  public Result actAsLogin(List<String> argv) {
+    if (planned != null) {
+      planned.add(quote(argv));
+      return new Result(0, "", "");
+    }
+    return exec(argv);
+  }
+
   /** {@link #act} that fails, with what the command printed, unless it exits 0. */
   public String check(List<String> argv) {
     Result r = act(argv);

@@ -1,0 +1,187 @@
+package faultbed.faults.remote;
+
+import faultbed.faults.Installed;
+import faultbed.faults.PreconditionFailed;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The NodeManager on one remote host, and the faults faultbed makes there. It is found among the
+ * host's processes by Hadoop's NodeManager main class; only it and its descendants (the process
+ * trees of its containers) are ever signalled. Whatever outlasts the call that made it (a frozen
+ * tree, an iptables rule) is written to the host's ledger first, with a check and the command that
+ * undoes it.
+ */
+public final class RemoteNodeManager {
+  /** Hadoop's NodeManager, as its scripts and every distribution start it. */
+  static final String MAIN_CLASS = "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
+
+  /** One process of the host. */
+  public record Proc(long pid, long ppid, String args) {}
+
+  private final RemoteHost host;
+  private final RemoteLedger ledger;
+  private final String owner;
+
+  public RemoteNodeManager(RemoteHost host, RemoteLedger ledger, String owner) {
+    this.host = host;
+    this.ledger = ledger;
+    this.owner = owner;
+  }
+
+  public RemoteHost host() {
+    return host;
+  }
+
+  /** Every process of the host: pid, parent, command line. */
+  public List<Proc> processes() {
+    RemoteHost.Result r = needed(host.probe(List.of("ps", "-e", "-o", "pid=,ppid=,args=")), "ps");
+    List<Proc> out = new ArrayList<>();
+    Pattern line = Pattern.compile("^\\s*(\\d+)\\s+(\\d+)\\s+(.*)$");
+    for (String l : r.out().split("\n")) {
+      Matcher m = line.matcher(l);
+      if (m.matches()) {
+        out.add(new Proc(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), m.group(3)));
+      }
+    }
+    return out;
+  }
+
+  /** The NodeManager's pid; refused with one line when the host runs none, or more than one. */
+  public long pid() {
+    return pid(processes());
+  }
+
+  private long pid(List<Proc> all) {
+    List<Proc> nms = all.stream().filter(p -> p.args().contains(MAIN_CLASS)).toList();
+    if (nms.size() != 1) {
+      throw new PreconditionFailed("host " + host.target() + ": expected one NodeManager process (" + MAIN_CLASS
+          + "), found " + (nms.isEmpty() ? "none" : nms.size() + ": pids " + nms.stream().map(Proc::pid).toList()));
+    }
+    return nms.get(0).pid();
+  }
+
+  /** The NodeManager and every descendant of it, the NodeManager first. */
+  public List<Long> tree() {
+    List<Proc> all = processes();
+    long nm = pid(all);
+    List<Long> out = new ArrayList<>(List.of(nm));
+    for (int i = 0; i < out.size(); i++) {
+      long parent = out.get(i);
+      all.stream().filter(p -> p.ppid() == parent && p.pid() != parent).forEach(p -> out.add(p.pid()));
+    }
+    return out;
+  }
+
+  /** The TCP ports the NodeManager listens on (container manager, shuffle, web, localizer). */
+  public List<Integer> ports() {
+    long nm = pid();
+    RemoteHost.Result r = needed(host.probeAsRoot(List.of("ss", "-H", "-l", "-t", "-n", "-p")), "ss");
+    Set<Integer> ports = new TreeSet<>();
+    Pattern local = Pattern.compile("^\\S+\\s+\\d+\\s+\\d+\\s+\\S*:(\\d+)\\s");
+    for (String l : r.out().split("\n")) {
+      Matcher m = local.matcher(l);
+      if (m.find() && l.contains("pid=" + nm + ",")) {
+        ports.add(Integer.parseInt(m.group(1)));
+      }
+    }
+    return List.copyOf(ports);
+  }
+
+  /**
+   * Kills the NodeManager and all its containers at once (SIGKILL to every process of its tree),
+   * the host staying up, and returns what the injection saw. Nothing to undo: the cluster's own
+   * means bring the NodeManager back.
+   */
+  public Map<String, String> crash() {
+    List<Long> tree = tree();
+    List<String> kill = new ArrayList<>(List.of("kill", "-KILL"));
+    tree.forEach(p -> kill.add(Long.toString(p)));
+    RemoteHost.Result r = host.act(kill);
+    Map<String, String> detail = new LinkedHashMap<>();
+    detail.put("host", host.target().name());
+    detail.put("processesKilled", Integer.toString(tree.size()));
+    if (!r.ok()) {
+      detail.put("killExit", r.code() + ": " + r.err().strip()); // some had exited on their own
+    }
+    return detail;
+  }
+
+  /** Stops the NodeManager's whole tree (SIGSTOP) until healed (SIGCONT to each). */
+  public Installed freeze(String runId) {
+    List<Long> tree = tree();
+    for (long pid : tree) {
+      String p = Long.toString(pid);
+      ledger.record("process " + p + " stopped (" + runId + ")", List.of("kill", "-0", p), List.of("kill", "-CONT", p));
+    }
+    List<String> stop = new ArrayList<>(List.of("kill", "-STOP"));
+    tree.forEach(p -> stop.add(Long.toString(p)));
+    host.act(stop);
+    return () -> {
+      for (long pid : tree) {
+        host.act(List.of("kill", "-CONT", Long.toString(pid))); // a process gone meanwhile needs nothing
+      }
+    };
+  }
+
+  /** Drops the RSTs the NodeManager's ports send: peers wait for their connect timeout, as with a dead host. */
+  public Installed dropRst(String runId) {
+    List<Installed> parts = new ArrayList<>();
+    for (int port : ports()) {
+      parts.add(rule(runId, "OUTPUT", "-p", "tcp", "--sport", Integer.toString(port), "--tcp-flags", "RST", "RST",
+          "-j", "DROP"));
+    }
+    return Installed.all(parts);
+  }
+
+  /** Drops every packet to or from the NodeManager's ports: nothing gets through, not even a refusal. */
+  public Installed dropAll(String runId) {
+    List<Installed> parts = new ArrayList<>();
+    for (int port : ports()) {
+      parts.add(rule(runId, "OUTPUT", "-p", "tcp", "--sport", Integer.toString(port), "-j", "DROP"));
+      parts.add(rule(runId, "INPUT", "-p", "tcp", "--dport", Integer.toString(port), "-j", "DROP"));
+    }
+    return Installed.all(parts);
+  }
+
+  /** The comment every rule faultbed adds on a host carries: which harness, which run. */
+  String comment(String runId) {
+    return "faultbed " + owner + " " + runId;
+  }
+
+  private Installed rule(String runId, String chain, String... spec) {
+    List<String> rule = new ArrayList<>(List.of(spec));
+    rule.addAll(List.of("-m", "comment", "--comment", comment(runId)));
+    List<String> add = with(List.of("iptables", "-w", "-I", chain, "1"), rule);
+    List<String> check = with(List.of("iptables", "-w", "-C", chain), rule);
+    List<String> delete = with(List.of("iptables", "-w", "-D", chain), rule);
+    ledger.record("iptables rule in " + chain + " (" + String.join(" ", spec) + ")", check, delete);
+    host.check(add);
+    return () -> {
+      if (host.probeAsRoot(check).ok()) {
+        host.check(delete);
+      }
+    };
+  }
+
+  /** A probe the fault cannot do without: refused with one line naming the host when it failed. */
+  private RemoteHost.Result needed(RemoteHost.Result r, String program) {
+    if (!r.ok()) {
+      throw new PreconditionFailed("host " + host.target() + ": " + program + " failed (" + r.code() + "): "
+          + r.err().strip());
+    }
+    return r;
+  }
+
+  private static List<String> with(List<String> head, List<String> tail) {
+    List<String> out = new ArrayList<>(head);
+    out.addAll(tail);
+    return out;
+  }
+}
