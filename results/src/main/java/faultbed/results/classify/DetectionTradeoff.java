@@ -138,7 +138,10 @@ public record DetectionTradeoff(List<Point> points) {
       for (AttemptRecord a : after) {
         first = first == null ? a.startMs() - t : Math.min(first, a.startMs() - t);
       }
-      boolean finishedMap = task.stream().anyMatch(a -> onNode(a, node) && "MAP".equals(a.type()) && a.doneBy(t));
+      // a map that had succeeded by t, whatever became of it; older records: one that ended by t
+      // (a map failed by fetch-failure reports keeps its success time as its end)
+      boolean finishedMap = task.stream().anyMatch(a -> onNode(a, node) && "MAP".equals(a.type())
+          && (a.succeededMs() != null ? a.succeededMs() <= t : a.finishMs() != null && a.finishMs() <= t));
       if (finishedMap && !after.isEmpty()) {
         finishedMaps++;
         long rerun = after.stream().mapToLong(AttemptRecord::startMs).min().orElseThrow() - t;
