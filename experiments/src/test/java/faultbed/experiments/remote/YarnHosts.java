@@ -243,6 +243,8 @@ public final class YarnHosts implements AutoCloseable {
     hdfs.put("dfs.datanode.ipc.address", a + ":9867");
     Map<String, String> yarn = new LinkedHashMap<>();
     yarn.put("yarn.resourcemanager.hostname", m);
+    // the RM's node-attribute store, by default under /tmp, goes with the master's folder
+    yarn.put("yarn.node-attribute.fs-store.root-dir", master().dir().resolve("node-attribute").toUri().toString());
     yarn.put("yarn.nodemanager.hostname", a);
     yarn.put("yarn.nodemanager.address", a + ":8041");
     yarn.put("yarn.nodemanager.aux-services", "mapreduce_shuffle");
