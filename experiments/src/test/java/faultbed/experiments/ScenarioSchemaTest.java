@@ -44,11 +44,20 @@ class ScenarioSchemaTest {
     return schema.validate(scenario, InputFormat.JSON);
   }
 
+  /** Every published schema, this one and the inventory's, is a valid draft 2020-12 schema. */
   @Test
-  void theSchemaIsAValidDraft202012Schema() throws IOException {
+  void everyPublishedSchemaIsAValidDraft202012Schema() throws IOException {
     Schema meta = REGISTRY.getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
-    List<Error> problems = meta.validate(Files.readString(SCHEMA), InputFormat.JSON);
-    assertTrue(problems.isEmpty(), problems::toString);
+    List<Path> schemas;
+    try (Stream<Path> s = Files.list(SCHEMA.getParent())) {
+      schemas = s.filter(p -> p.toString().endsWith(".schema.json")).sorted().toList();
+    }
+    assertEquals(List.of("inventory.schema.json", "scenario.schema.json"),
+        schemas.stream().map(p -> p.getFileName().toString()).toList());
+    for (Path schemaFile : schemas) {
+      List<Error> problems = meta.validate(Files.readString(schemaFile), InputFormat.JSON);
+      assertTrue(problems.isEmpty(), () -> schemaFile + ": " + problems);
+    }
   }
 
   @Test

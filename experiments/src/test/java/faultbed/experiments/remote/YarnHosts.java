@@ -7,6 +7,7 @@ import faultbed.faults.NodeNetwork;
 import faultbed.faults.SshdHost;
 import faultbed.faults.remote.SshTarget;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -25,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
 import org.awaitility.Awaitility;
 
 /**
@@ -292,11 +294,13 @@ public final class YarnHosts implements AutoCloseable {
     }
   }
 
+  /** A site file as Hadoop writes one. */
   private static void site(Path file, Map<String, String> settings) throws IOException {
-    StringBuilder b = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
-    settings.forEach((k, v) -> b.append("  <property><name>").append(k).append("</name><value>")
-        .append(v.replace("&", "&amp;").replace("<", "&lt;")).append("</value></property>\n"));
-    Files.writeString(file, b.append("</configuration>\n").toString());
+    Configuration c = new Configuration(false);
+    settings.forEach(c::set);
+    try (OutputStream out = Files.newOutputStream(file)) {
+      c.writeXml(out);
+    }
   }
 
   /** The Java command Hadoop's scripts would run for {@code daemon} on host {@code h}. */
