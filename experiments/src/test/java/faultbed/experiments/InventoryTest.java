@@ -94,6 +94,18 @@ class InventoryTest {
     assertInstanceOf(Become.class, w1.become());
   }
 
+  /** A worker's own start command overrides the inventory's; a worker left without one has none. */
+  @Test
+  void aWorkersNodeManagerStartOverridesTheInventorys() throws IOException {
+    Inventory inv = read("{ \"clientConfig\": \"conf\", \"nodeManagerStart\": [\"systemctl\", \"start\", \"nm\"],"
+        + " \"workers\": [ { \"name\": \"w1\", \"address\": \"a\" },"
+        + " { \"name\": \"w2\", \"address\": \"b\", \"nodeManagerStart\": [\"/opt/start-nm\"] } ] }");
+    assertEquals(List.of("systemctl", "start", "nm"), inv.nodeManagerStart().get("w1"));
+    assertEquals(List.of("/opt/start-nm"), inv.nodeManagerStart().get("w2"));
+    assertEquals(java.util.Map.of(), read("{ \"clientConfig\": \"conf\", \"workers\": [ { \"name\": \"w1\","
+        + " \"address\": \"a\" } ] }").nodeManagerStart());
+  }
+
   /** Each mistake: one line naming the field; shape mistakes the schema refuses too. */
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
@@ -111,6 +123,8 @@ class InventoryTest {
       "{\"clientConfig\": \"conf\", \"ssh\": {\"become\": \"doas\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|expected \"root\" (the login is root), \"sudo\"|true",
       "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"ssh\": {\"become\": {\"sudo\": [\"rm -rf\"]}}}]}|workers[0].ssh.become.sudo[0]|expected a program name or path|true",
       "{\"clientConfig\": \"nowhere\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|clientConfig|expected a folder, but|false",
+      "{\"clientConfig\": \"conf\", \"nodeManagerStart\": \"systemctl start nm\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|nodeManagerStart|expected a command as a list of words|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"nodeManagerStart\": [\"\"]}]}|workers[0].nodeManagerStart[0]|expected a word, got \"\"|true",
   })
   void aMistakeIsOneLineNamingTheField(String json, String field, String expected, boolean schemaRefuses) {
     ScenarioException e = assertThrows(ScenarioException.class, () -> read(json));

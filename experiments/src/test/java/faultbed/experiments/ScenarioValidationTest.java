@@ -79,6 +79,8 @@ class ScenarioValidationTest {
       bad toxiproxy address   | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": { "toxiproxy": "localhost" } } } | cluster.network.toxiproxy: expected an API address like http://127.0.0.1:8474, got "localhost"
       rst on toxiproxy        | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "variants": { "a": { "faults": [ { "kind": "rst-suppression", "node": 1, "at": "5s" } ] } } } | variants.a.faults[0].kind: the toxiproxy backend cannot hide a live port's RSTs
       disk limit in Docker    | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "containers" }, "faults": [ { "kind": "slow-node", "node": 0, "at": "0s", "readRate": "10MB/s" } ] } | faults[0].readRate: the containers backend limits a node's CPU only
+      inventory, local nodes  | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "inventory": "lab.json" } } | cluster.inventory: an inventory names a cluster faultbed did not start; expected backend "remote" with it, got backend "mini"
+      no inventory file       | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "remote", "inventory": "nowhere.json" } } | cluster.inventory: nowhere.json: inventory: file
       your proxy, own nodes   | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "containers", "network": { "toxiproxy": "http://127.0.0.1:8474" } } } | cluster.network.toxiproxy: the containers backend runs a Toxiproxy server inside each node's network
       duplicate key           | { "name": "t", "name": "u", "workload": { "type": "sort", "size": "1MB" } }           | Duplicate field 'name'
       trailing content        | { "workload": { "type": "sort", "size": "1MB" } } runs                                | scenario: expected valid JSON
@@ -171,6 +173,15 @@ class ScenarioValidationTest {
     assertEquals(2, cli("run", file.toString(), "--runs", "many").code());
     assertEquals(2, cli("run", dir.resolve("missing.json").toString()).code());
     assertEquals(2, cli("explode").code());
+    Result noInventory = cli("run", file.toString(), "--inventory", dir.resolve("lab.json").toString());
+    assertEquals(2, noInventory.code(), noInventory.err());
+    assertTrue(noInventory.err().contains("--inventory: " + dir.resolve("lab.json") + ": inventory: file"), noInventory.err());
+    Result localDryRun = cli("run", file.toString(), "--dry-run");
+    assertEquals(2, localDryRun.code(), localDryRun.err());
+    assertTrue(localDryRun.err().contains("--dry-run: expected a scenario on the remote backend"), localDryRun.err());
+    Result twoBackends = cli("run", file.toString(), "--backend", "namespace", "--inventory", "lab.json");
+    assertEquals(2, twoBackends.code(), twoBackends.err());
+    assertTrue(twoBackends.err().contains("--inventory: names a cluster faultbed did not start"), twoBackends.err());
     Result missing = cli("run", dir.resolve("missing.json").toString());
     assertTrue(missing.err().contains("does not exist"), missing.err());
     Path aFile = Files.writeString(dir.resolve("a-file"), "");
@@ -188,6 +199,7 @@ class ScenarioValidationTest {
       too many nodes           | cluster up --nodes 100000 --dir DIR                       | --nodes: expected at most
       variant without scenario | cluster up --variant crash --dir DIR                      | --variant: names a variant of a scenario
       unknown backend          | cluster up --backend docker --dir DIR                     | --backend: expected
+      a remote cluster is up   | cluster up --backend remote --dir DIR                     | --backend: 'cluster up' starts a cluster
       empty setting            | cluster up -D mapreduce.map.speculative= --dir DIR        | -D: expected KEY=VALUE
       fault without a cluster  | cluster fault {"kind":"crash","node":1} --dir DIR         | --dir: no cluster is up in
       down without a cluster   | cluster down --dir DIR                                    | --dir: no cluster is up in

@@ -171,6 +171,18 @@ public final class Ledger implements AutoCloseable {
     return sweep(true);
   }
 
+  /**
+   * The owners of the ledgers whose harness still runs on this machine: what they installed
+   * elsewhere (on a remote host) is theirs to heal.
+   */
+  public static java.util.Set<String> liveOwners() {
+    java.util.Set<String> live = new java.util.HashSet<>();
+    for (Path f : ledgerFiles()) {
+      read(f).filter(Ledger::isAlive).ifPresent(p -> live.add(p.owner()));
+    }
+    return live;
+  }
+
   /** What {@link #healOrphans()} would remove, without removing it. */
   public static List<String> orphans() {
     return sweep(false);

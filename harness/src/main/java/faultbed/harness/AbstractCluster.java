@@ -2,7 +2,6 @@ package faultbed.harness;
 
 import faultbed.faults.DirectoryHealer;
 import faultbed.faults.Ledger;
-import faultbed.harness.daemons.ResourceTrackerLink;
 import faultbed.harness.observe.RunExecutor;
 import faultbed.harness.observe.RunListener;
 import faultbed.results.RunRecord;
@@ -31,7 +30,7 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   protected final ClusterSpec spec;
   protected final Ledger ledger;
   protected final Path workDir;
-  private volatile ResourceTrackerLink rm;
+  private volatile ResourceManagerView rm;
   private volatile RunListener listener = RunListener.NONE;
   private boolean closed;
 
@@ -80,11 +79,11 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   }
 
   /** Called once the ResourceManager runs: node and application state are asked of it. */
-  protected final void resourceManagerUp(ResourceTrackerLink link) {
+  protected final void resourceManagerUp(ResourceManagerView link) {
     this.rm = link;
   }
 
-  protected final ResourceTrackerLink rm() {
+  protected final ResourceManagerView rm() {
     return rm;
   }
 

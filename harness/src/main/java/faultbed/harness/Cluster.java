@@ -56,6 +56,12 @@ public interface Cluster extends AutoCloseable {
     return run(RunSpec.of(workload, timeline));
   }
 
+  /**
+   * Brings an application's container logs to where the nodes' {@link Node#logDirs()} point, for
+   * backends whose nodes write them elsewhere; a no-op where they are already there.
+   */
+  default void gatherLogs(String applicationId) {}
+
   /** Restores what faults broke (crashed nodes, leftover containers) so the next run starts clean. */
   void reset();
 

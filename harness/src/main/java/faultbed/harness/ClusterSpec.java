@@ -5,10 +5,12 @@ import java.util.Map;
 
 /**
  * The shape of a cluster: how many worker nodes, what each offers, and the Hadoop settings that
- * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy.
+ * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy. On the remote
+ * backend the inventory names the cluster, and its workers are the nodes.
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
-    Map<String, String> hadoop, double timeScale, NetworkBackend network, NodeBackend backend) {
+    Map<String, String> hadoop, double timeScale, NetworkBackend network, NodeBackend backend,
+    faultbed.harness.remote.Inventory inventory) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -26,20 +28,34 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
     hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
     network = network == null ? NetworkBackend.KERNEL : network;
     backend = backend == null ? NodeBackend.MINI : backend;
+    if (backend != NodeBackend.REMOTE) {
+      inventory = null; // only the remote backend reads one
+    } else if (inventory != null) {
+      nodes = inventory.workers().size();
+    }
   }
 
   public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
-    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, NodeBackend.MINI);
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, NodeBackend.MINI, null);
   }
 
   /** Where network faults are made; see {@link NetworkBackend}. */
   public ClusterSpec withNetwork(NetworkBackend net) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend, inventory);
   }
 
   /** Where the nodes run; see {@link NodeBackend}. */
   public ClusterSpec withBackend(NodeBackend b) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b, inventory);
+  }
+
+  /**
+   * A cluster faultbed did not start, as {@code inventory} describes it: its workers are the
+   * cluster's nodes, however many the spec said.
+   */
+  public ClusterSpec withInventory(faultbed.harness.remote.Inventory inv) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network,
+        NodeBackend.REMOTE, inv);
   }
 
   /** Containers the whole cluster runs at once. */
@@ -52,7 +68,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    * so a job of tens of seconds sees the seeds' minute-scale rules in proportion.
    */
   public ClusterSpec withTimeScale(double scale) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend, inventory);
   }
 
   /**
@@ -68,30 +84,30 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec withNodes(int n) {
-    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend);
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory);
   }
 
   public ClusterSpec withNodeMemoryMb(int mb) {
-    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend);
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory);
   }
 
   public ClusterSpec withNodeVcores(int v) {
-    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend);
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend, inventory);
   }
 
   public ClusterSpec withContainerMemoryMb(int mb) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend, inventory);
   }
 
   public ClusterSpec withHadoop(String key, String value) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.put(key, value);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory);
   }
 
   public ClusterSpec withHadoop(Map<String, String> settings) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.putAll(settings);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory);
   }
 }

@@ -3,6 +3,7 @@ package faultbed.harness;
 import faultbed.harness.containers.ContainerCluster;
 import faultbed.harness.mini.MiniCluster;
 import faultbed.harness.ns.NamespaceCluster;
+import faultbed.harness.remote.RemoteCluster;
 import java.util.function.Consumer;
 
 /** Starts the cluster a spec asks for, on the backend it names. */
@@ -15,6 +16,7 @@ public final class Clusters {
       case MINI -> MiniCluster.start(spec, log);
       case NAMESPACE -> NamespaceCluster.start(spec, log);
       case CONTAINERS -> ContainerCluster.start(spec, log);
+      case REMOTE -> RemoteCluster.start(spec, log);
     };
   }
 

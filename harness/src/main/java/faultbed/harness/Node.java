@@ -22,6 +22,14 @@ public interface Node {
     return null;
   }
 
+  /**
+   * The node's host clock against the harness's, measured now; null where the node runs on the
+   * harness's own machine and clock.
+   */
+  default faultbed.results.RunRecord.Clock clock() {
+    return null;
+  }
+
   /** The port its ShuffleHandler serves map output on; per-node network faults match on it. */
   int shufflePort();
 
@@ -75,6 +83,24 @@ public interface Node {
 
   /** Whether a MapReduce ApplicationMaster runs on this node now. */
   boolean runsApplicationMaster();
+
+  /** Attempt ids in processes' command lines (YarnChild gets its attempt id as an argument). */
+  static List<String> attemptsIn(List<String> commandLines) {
+    Set<String> attempts = new java.util.LinkedHashSet<>();
+    for (String cmd : commandLines) {
+      for (String word : cmd.split("\\s+")) {
+        if (word.startsWith("attempt_")) {
+          attempts.add(word);
+        }
+      }
+    }
+    return List.copyOf(attempts);
+  }
+
+  /** Whether one of these command lines is a MapReduce ApplicationMaster's. */
+  static boolean applicationMasterIn(List<String> commandLines) {
+    return commandLines.stream().anyMatch(c -> c.contains("MRAppMaster"));
+  }
 
   /**
    * Crashes the node: the RM is not told, its ports close, all its processes die at once, nothing

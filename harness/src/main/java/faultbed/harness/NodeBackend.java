@@ -9,10 +9,11 @@ import java.util.Locale;
  * its own (DataNode, NodeManager and containers) in its own network namespace, address and cgroup,
  * so it dies, stalls and drops off the network the way a machine does; needs root.
  * {@code containers}: each node the same process tree in a Docker container of its own, with its
- * own address; needs a Docker engine, not root.
+ * own address; needs a Docker engine, not root. {@code remote}: a YARN cluster faultbed did not
+ * start, its workers reached over SSH as an inventory file lists them.
  */
 public enum NodeBackend {
-  MINI, NAMESPACE, CONTAINERS;
+  MINI, NAMESPACE, CONTAINERS, REMOTE;
 
   public String label() {
     return name().toLowerCase(Locale.ROOT);

@@ -93,6 +93,12 @@ public record RunRecord(
 
   // harnessMs: wall time the harness spent around the job (prepare, submit, collect), for overhead figures.
 
+  /**
+   * A host's clock minus the harness's, in milliseconds, from the shortest of a few round trips
+   * ({@code roundTripMs}); the offset is within half the round trip.
+   */
+  public record Clock(long offsetMs, double roundTripMs) {}
+
   /** The cluster as the run saw it. */
   public record ClusterInfo(String backend, int nodes, int nodeMemoryMb, int nodeVcores) {}
 
@@ -105,9 +111,11 @@ public record RunRecord(
 
   /**
    * One NodeManager slot. {@code lostAtMs} is when the RM first reported it LOST in this run.
+   * {@code clock} is its host's clock against the harness's, measured as the run began; null where
+   * the node shares the harness's clock (every backend but the remote one).
    */
   public record NodeInfo(int index, String nodeId, int shufflePort, List<String> localDirs,
-      List<String> logDirs, String cgroup, Long lostAtMs) {
+      List<String> logDirs, String cgroup, Long lostAtMs, Clock clock) {
     public NodeInfo {
       localDirs = localDirs == null ? List.of() : List.copyOf(localDirs);
       logDirs = logDirs == null ? List.of() : List.copyOf(logDirs);

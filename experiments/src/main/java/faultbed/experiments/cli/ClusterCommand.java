@@ -14,6 +14,7 @@ import faultbed.harness.ClientConfiguration;
 import faultbed.harness.Cluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.Clusters;
+import faultbed.harness.NodeBackend;
 import faultbed.results.RecordStore;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -127,6 +128,10 @@ final class ClusterCommand {
       }
       if (overrides.backend() != null) {
         cluster = cluster.withBackend(overrides.backend());
+      }
+      if (cluster.backend() == NodeBackend.REMOTE || overrides.inventory != null) {
+        throw new ScenarioException(overrides.inventory != null ? "--inventory" : "--backend", "'cluster up' starts a"
+            + " cluster, and a remote one is up already: submit to it with its own client configuration");
       }
       return cluster.withHadoop(overrides.settings());
     }

@@ -109,6 +109,16 @@ public final class FaultbedCli implements Callable<Integer> {
         + " (blocks and seeds stay those of the whole scenario)")
     List<String> variants = new java.util.ArrayList<>();
 
+    @Option(names = "--confirm-hosts", paramLabel = "NAMES", split = ",", description = "the remote backend's"
+        + " hosts, as the inventory names them, comma-separated: faults go to a remote cluster only when every worker"
+        + " of its inventory is named here")
+    List<String> confirmHosts;
+
+    @Option(names = "--dry-run", description = "on the remote backend: print, per host, every command starting the"
+        + " cluster and making (and healing) each of the scenario's faults would run there; nothing runs but"
+        + " read-only probes, and no job is submitted")
+    boolean dryRun;
+
     @CommandLine.Mixin
     UserClasspath userClasspath;
 
@@ -126,6 +136,10 @@ public final class FaultbedCli implements Callable<Integer> {
       } catch (UserClasspath.BadEntry e) {
         err.println("faultbed: " + e.getMessage());
         return BAD_INPUT;
+      } catch (faultbed.faults.PreconditionFailed e) {
+        // what a cluster's start found missing: a host not reachable, not a NodeManager of the RM, no command to run
+        err.println("faultbed: cannot run here: " + e.getMessage());
+        return MISSING_ENVIRONMENT;
       }
     }
 
@@ -155,15 +169,24 @@ public final class FaultbedCli implements Callable<Integer> {
         if (!variants.isEmpty()) {
           scenario = scenario.onlyVariants(variants);
         }
-        if (cluster.backend() != null) {
-          scenario = scenario.withBackend(cluster.backend());
-          for (var v : scenario.variants()) {
-            ScenarioParser.checkNetwork(v, "--backend: variants." + v.name() + ".");
-          }
-        }
+        scenario = cluster.apply(scenario);
       } catch (ScenarioException e) {
         err.println("faultbed: " + scenarioFile + ": " + e.getMessage());
         return BAD_INPUT;
+      }
+      java.util.Optional<faultbed.harness.remote.Inventory> remote = scenario.variants().stream()
+          .map(v -> v.cluster().inventory()).filter(java.util.Objects::nonNull).findFirst();
+      if (dryRun) {
+        return remote.isEmpty() ? badInput(err, "--dry-run: expected a scenario on the remote backend (--inventory"
+            + " FILE); it shows what would run on each of the inventory's hosts") : dryRun(scenario, err);
+      }
+      if (remote.isPresent()) {
+        List<String> hosts = remote.get().workers().stream().map(faultbed.faults.remote.SshTarget::name).toList();
+        if (confirmHosts == null || !java.util.Set.copyOf(confirmHosts).equals(java.util.Set.copyOf(hosts))) {
+          return badInput(err, "--confirm-hosts: the remote backend crashes, freezes and cuts off the hosts of"
+              + " inventory " + remote.get().name() + "; expected --confirm-hosts " + String.join(",", hosts) + ", got "
+              + (confirmHosts == null ? "none" : String.join(",", confirmHosts)) + " (--dry-run shows what it would do)");
+        }
       }
       Path dir = out != null ? out : Path.of("out", scenario.name() + "-"
           + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss")));
@@ -235,6 +258,34 @@ public final class FaultbedCli implements Callable<Integer> {
       System.out.print(summary.table());
       System.out.println();
       System.out.println("records: " + dir.toAbsolutePath());
+      return 0;
+    }
+
+    private static int badInput(PrintWriter err, String line) {
+      err.println("faultbed: " + line);
+      return BAD_INPUT;
+    }
+
+    /** Every command each host would see: the cluster's start, then each distinct fault made and healed on it. */
+    private int dryRun(Scenario scenario, PrintWriter err) {
+      List<String> problems = faultbed.experiments.scenario.Preconditions.problems(scenario);
+      if (!problems.isEmpty()) {
+        err.println("faultbed: cannot run here: " + problems.get(0));
+        return MISSING_ENVIRONMENT;
+      }
+      java.util.Set<faultbed.harness.timeline.Fault> faults = new java.util.LinkedHashSet<>();
+      scenario.variants().forEach(v -> v.timeline().steps().forEach(s -> faults.add(s.fault())));
+      faultbed.harness.ClusterSpec cluster = scenario.variants().get(0).cluster();
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("faultbed: dry run of %s on inventory %s: starting the cluster, then %d fault(s) made and healed on"
+          + " every worker; nothing below was run%n", scenario.name(), cluster.inventory().name(), faults.size());
+      var planned = faultbed.harness.remote.RemoteCluster.dryRun(cluster, List.copyOf(faults),
+          line -> err.println("faultbed: " + line));
+      planned.forEach((host, commands) -> {
+        out.println("host " + host + ":");
+        commands.forEach(c -> out.println("  " + c));
+      });
+      out.flush();
       return 0;
     }
 

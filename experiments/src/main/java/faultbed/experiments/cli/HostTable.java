@@ -57,6 +57,9 @@ final class HostTable {
         + " of the namespace backend)").orElse(ToxiproxyServer.programMissing())));
     Map<String, ClusterSpec> clusters = new LinkedHashMap<>();
     for (NodeBackend backend : NodeBackend.values()) {
+      if (backend == NodeBackend.REMOTE) {
+        continue; // its faults act on the inventory's hosts, checked over SSH when the cluster starts
+      }
       ClusterSpec kernel = ClusterSpec.defaults().withBackend(backend);
       clusters.put(backend.label(), kernel);
       clusters.put(backend.label() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));

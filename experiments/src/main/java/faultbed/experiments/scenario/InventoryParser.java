@@ -25,9 +25,9 @@ import java.util.Set;
  */
 public final class InventoryParser {
   private static final Set<String> TOP = Set.of("$schema", "name", "clientConfig", "resourceManager", "jobHistory",
-      "ssh", "workers");
+      "ssh", "nodeManagerStart", "workers");
   private static final Set<String> SSH = Set.of("user", "port", "key", "knownHosts", "become");
-  private static final Set<String> WORKER = Set.of("name", "address", "ssh");
+  private static final Set<String> WORKER = Set.of("name", "address", "ssh", "nodeManagerStart");
   private static final String HOST_PORT = "[A-Za-z0-9.-]+:\\d{1,5}";
 
   private InventoryParser() {}
@@ -73,6 +73,8 @@ public final class InventoryParser {
     String rm = root.has("resourceManager") ? hostPort(root.get("resourceManager"), "resourceManager") : null;
     String jhs = root.has("jobHistory") ? hostPort(root.get("jobHistory"), "jobHistory") : null;
     Ssh defaults = ssh(root.get("ssh"), "ssh", Ssh.DEFAULT, folder);
+    List<String> start = root.has("nodeManagerStart") ? command(root.get("nodeManagerStart"), "nodeManagerStart") : null;
+    java.util.Map<String, List<String>> starts = new java.util.LinkedHashMap<>();
 
     if (!root.has("workers")) {
       throw new ScenarioException("workers", "expected the worker hosts, e.g. [{\"name\": \"w1\", \"address\":"
@@ -107,8 +109,12 @@ public final class InventoryParser {
             + "\" (port " + s.port + ") again");
       }
       workers.add(new SshTarget(wname, address, s.port, s.user, s.key, s.knownHosts, s.become));
+      List<String> own = w.has("nodeManagerStart") ? command(w.get("nodeManagerStart"), at + ".nodeManagerStart") : start;
+      if (own != null) {
+        starts.put(wname, own);
+      }
     }
-    return new Inventory(name, conf, rm, jhs, workers);
+    return new Inventory(name, conf, rm, jhs, workers, starts);
   }
 
   /** SSH settings as far as given; each level fills what it leaves out from the level above. */
@@ -167,6 +173,23 @@ public final class InventoryParser {
     }
     throw new ScenarioException(at, "expected \"root\" (the login is root), \"sudo\" (sudo -n for every command) or"
         + " {\"sudo\": [\"iptables\", \"tc\", ...]} (sudo -n for those programs only), got " + n);
+  }
+
+  /** A command as its words, e.g. ["systemctl", "start", "hadoop-yarn-nodemanager"]. */
+  private static List<String> command(JsonNode n, String at) {
+    if (!n.isArray() || n.isEmpty()) {
+      throw new ScenarioException(at, "expected a command as a list of words, e.g. [\"systemctl\", \"start\","
+          + " \"hadoop-yarn-nodemanager\"], got " + n);
+    }
+    List<String> words = new ArrayList<>();
+    for (int i = 0; i < n.size(); i++) {
+      String w = ScenarioParser.text(n.get(i), at + "[" + i + "]");
+      if (w.isEmpty()) {
+        throw new ScenarioException(at + "[" + i + "]", "expected a word, got \"\"");
+      }
+      words.add(w);
+    }
+    return List.copyOf(words);
   }
 
   private static String hostPort(JsonNode n, String at) {

@@ -19,6 +19,9 @@ public final class Preconditions {
     LinkedHashSet<String> problems = new LinkedHashSet<>();
     for (Variant v : scenario.variants()) {
       problems.addAll(problems(v.cluster()));
+      if (v.cluster().backend() == faultbed.harness.NodeBackend.REMOTE) {
+        continue; // faults act on the inventory's hosts, which the cluster's start checks over SSH
+      }
       for (Timeline.Step s : v.timeline().steps()) {
         for (Capability c : s.fault().needs(v.cluster())) {
           c.problems().forEach(p -> problems.add("fault \"" + s.fault().kind() + "\" (variant " + v.name() + "): " + p));
@@ -41,6 +44,10 @@ public final class Preconditions {
     }
     if (cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS) {
       faultbed.faults.DockerEngine.unavailable().ifPresent(p -> problems.add("cluster.backend \"containers\": " + p));
+    }
+    if (cluster.backend() == faultbed.harness.NodeBackend.REMOTE && cluster.inventory() == null) {
+      problems.add("cluster.backend \"remote\": expected an inventory of the cluster's hosts (cluster.inventory,"
+          + " or --inventory FILE)");
     }
     if (cluster.network().isToxiproxy()) {
       // the server fronts every node's shuffle, faults or not

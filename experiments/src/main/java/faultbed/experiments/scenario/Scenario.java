@@ -54,6 +54,11 @@ public record Scenario(String name, String description, long seed, int warmup, L
     return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withBackend(b)).toList());
   }
 
+  /** The same experiment on the cluster {@code inventory} names (the remote backend). */
+  public Scenario withInventory(faultbed.harness.remote.Inventory inventory) {
+    return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withInventory(inventory)).toList());
+  }
+
   /** Every variant with {@code settings} added to its Hadoop configuration, over the scenario's own (the CLI's -D). */
   public Scenario withHadoop(Map<String, String> settings) {
     return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withHadoop(settings)).toList());

@@ -52,7 +52,7 @@ public final class ScenarioParser {
   private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
       "faults", "runs", "seed", "warmup", "variants", "speculation", "reference");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
-      "timeScale", "network", "backend");
+      "timeScale", "network", "backend", "inventory");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
       "faults+", "runs", "speculation");
   private static final List<String> FAULT_KINDS = FaultKind.names();
@@ -70,10 +70,16 @@ public final class ScenarioParser {
       throw new ScenarioException("scenario", "cannot read " + file + ": " + e.getMessage());
     }
     String fallbackName = file.getFileName().toString().replaceFirst("\\.json$", "");
-    return parse(text, fallbackName);
+    return parse(text, fallbackName, file.toAbsolutePath().getParent());
   }
 
+  /** A scenario's text, its inventory (if any) not read: what report and compare read from a suite's copy. */
   public static Scenario parse(String text, String fallbackName) {
+    return parse(text, fallbackName, null);
+  }
+
+  /** {@code folder}: where the scenario's file is, for its inventory's path; null not to read the inventory. */
+  static Scenario parse(String text, String fallbackName, Path folder) {
     JsonNode root;
     try {
       root = JSON.readTree(text);
@@ -97,7 +103,7 @@ public final class ScenarioParser {
     long seed = root.has("seed") ? integer(root.get("seed"), "seed", Long.MIN_VALUE) : 1L;
     int runs = root.has("runs") ? runs(root.get("runs"), "runs") : 1;
     int warmup = root.has("warmup") ? (int) integer(root.get("warmup"), "warmup", 0) : 0;
-    ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults());
+    ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults(), folder);
     cluster = cluster.withHadoop(hadoop(root.get("hadoop"), "hadoop"));
     if (!root.has("workload")) {
       throw new ScenarioException("workload", "expected a workload, e.g. {\"type\": \"sort\", \"size\": \"64MB\"}");
@@ -126,7 +132,7 @@ public final class ScenarioParser {
         }
         JsonNode v = object(e.getValue(), at);
         onlyKnown(v, at + ".", VARIANT);
-        ClusterSpec vc = cluster(v.get("cluster"), at + ".cluster", cluster).withHadoop(hadoop(v.get("hadoop"), at + ".hadoop"));
+        ClusterSpec vc = cluster(v.get("cluster"), at + ".cluster", cluster, folder).withHadoop(hadoop(v.get("hadoop"), at + ".hadoop"));
         Workload vw = workload;
         if (v.has("workload")) {
           ObjectNode merged = workloadNode.deepCopy();
@@ -158,7 +164,7 @@ public final class ScenarioParser {
     return new Scenario(name, description, seed, warmup, variants);
   }
 
-  private static ClusterSpec cluster(JsonNode n, String at, ClusterSpec base) {
+  private static ClusterSpec cluster(JsonNode n, String at, ClusterSpec base, Path folder) {
     if (n == null) {
       return base;
     }
@@ -190,6 +196,20 @@ public final class ScenarioParser {
     if (n.has("backend")) {
       c = c.withBackend(backend(n.get("backend").isTextual() ? n.get("backend").asText() : n.get("backend").toString(),
           at + ".backend"));
+    }
+    if (n.has("inventory")) {
+      String file = text(n.get("inventory"), at + ".inventory");
+      if (c.backend() != NodeBackend.REMOTE) {
+        throw new ScenarioException(at + ".inventory", "an inventory names a cluster faultbed did not start; expected"
+            + " backend \"remote\" with it, got backend \"" + c.backend().label() + "\"");
+      }
+      if (folder != null) {
+        try {
+          c = c.withInventory(InventoryParser.parse(folder.resolve(file)));
+        } catch (ScenarioException e) {
+          throw new ScenarioException(at + ".inventory", file + ": " + e.getMessage());
+        }
+      }
     }
     if (c.containerMemoryMb() > c.nodeMemoryMb()) {
       throw new ScenarioException(at + ".containerMemoryMb", "expected at most nodeMemoryMb ("
@@ -247,6 +267,11 @@ public final class ScenarioParser {
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {
       int index = i;
+      if (v.cluster().backend() == NodeBackend.REMOTE) {
+        faultbed.harness.remote.RemoteCluster.unsupported(steps.get(i).fault().kind()).ifPresent(why -> {
+          throw new ScenarioException(at + "faults[" + index + "].kind", why);
+        });
+      }
       steps.get(i).fault().unsupported(v.cluster()).ifPresent(u -> {
         throw new ScenarioException(at + "faults[" + index + "]." + u.field(), u.why());
       });

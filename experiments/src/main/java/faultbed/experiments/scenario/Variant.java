@@ -23,6 +23,11 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
     return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation);
   }
 
+  /** The same variant on the cluster {@code inventory} names. */
+  public Variant withInventory(faultbed.harness.remote.Inventory inventory) {
+    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation);
+  }
+
   public Variant withHadoop(java.util.Map<String, String> settings) {
     return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation);
   }

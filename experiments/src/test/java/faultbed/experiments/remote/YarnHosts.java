@@ -40,6 +40,7 @@ import org.awaitility.Awaitility;
  */
 public final class YarnHosts implements AutoCloseable {
   private static final Duration START = Duration.ofMinutes(3);
+  private static final String NODE_MANAGER = "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
   private static final List<String> OPENS = List.of("java.lang", "java.util", "java.util.concurrent",
       "java.net", "java.io", "sun.nio.ch", "java.lang.reflect");
 
@@ -105,7 +106,8 @@ public final class YarnHosts implements AutoCloseable {
       await("the NameNode and ResourceManager of " + m.address(), () -> open(m.address(), 9000) && open(m.address(), 8032));
       for (Host w : c.workers()) {
         c.daemon(w, "datanode", "org.apache.hadoop.hdfs.server.datanode.DataNode");
-        c.daemon(w, "nodemanager", "org.apache.hadoop.yarn.server.nodemanager.NodeManager");
+        c.daemon(w, "nodemanager", NODE_MANAGER);
+        c.writeStartScript(w);
       }
       await(workers + " DataNodes live", () -> c.liveDataNodes() == workers);
       await(workers + " NodeManagers RUNNING", () -> c.runningNodeManagers().size() == workers);
@@ -147,10 +149,12 @@ public final class YarnHosts implements AutoCloseable {
    */
   public Path writeInventory(Path file) {
     String workers = workers().stream().map(w -> String.format(
-        "    { \"name\": \"%s\", \"address\": \"%s\", \"ssh\": { \"knownHosts\": \"%s\" } }",
-        w.name(), w.address(), w.sshd().knownHosts())).collect(Collectors.joining(",\n"));
+        "    { \"name\": \"%s\", \"address\": \"%s\", \"ssh\": { \"knownHosts\": \"%s\" },"
+            + " \"nodeManagerStart\": [\"%s\"] }",
+        w.name(), w.address(), w.sshd().knownHosts(), startScript(w))).collect(Collectors.joining(",\n"));
     String json = "{\n  \"name\": \"yarn-hosts\",\n  \"clientConfig\": \"" + clientConfig() + "\",\n"
         + "  \"ssh\": { \"user\": \"root\", \"key\": \"" + clientKey + "\", \"become\": \"root\" },\n"
+
         + "  \"workers\": [\n" + workers + "\n  ]\n}\n";
     try {
       return Files.writeString(file, json);
@@ -320,6 +324,22 @@ public final class YarnHosts implements AutoCloseable {
     List<String> onHost = new ArrayList<>(h.enter());
     onHost.addAll(List.of("sh", "-c", line));
     return onHost;
+  }
+
+  /** The script that starts a worker's NodeManager again, run on the host (over SSH), as a user's init would. */
+  private static Path startScript(Host w) {
+    return w.dir().resolve("start-nodemanager");
+  }
+
+  private void writeStartScript(Host w) {
+    List<String> cmd = java(w, "nodemanager", NODE_MANAGER);
+    String line = cmd.get(cmd.size() - 1); // what runs inside the host, without the way in
+    try {
+      Files.writeString(startScript(w), "#!/bin/sh\n" + line + "\n");
+      startScript(w).toFile().setExecutable(true);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private void daemon(Host h, String daemon, String mainClass) {

@@ -2,14 +2,20 @@ package faultbed.experiments.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import faultbed.experiments.cli.FaultbedCli;
 import faultbed.experiments.scenario.InventoryParser;
 import faultbed.faults.remote.RemoteHost;
 import faultbed.faults.remote.RemoteLedger;
 import faultbed.faults.remote.RemoteNodeManager;
 import faultbed.harness.remote.Inventory;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +46,8 @@ class YarnHostsTest {
   private static Path dir;
   private static YarnHosts cluster;
   private static Inventory inventory;
+  /** The quickstart's crash run's job, whose logs the last test brings from the hosts again. */
+  private static String crashedJob;
 
   @BeforeAll
   static void cluster() throws Exception {
@@ -106,14 +114,15 @@ class YarnHostsTest {
     YarnHosts.Host w1 = cluster.workers().get(0);
     String dead = "h1-deadharness";
     try (RemoteHost dry = RemoteHost.dryRun(inventory.worker(w1.name()).orElseThrow(), SSH)) {
-      new RemoteNodeManager(dry, new RemoteLedger(dry, dead), dead).dropAll("run-000");
+      RemoteNodeManager planned = new RemoteNodeManager(dry, new RemoteLedger(dry, dead), dead);
+      planned.dropAll("run-000", planned.ports());
       assertFalse(dry.planned().isEmpty());
       assertTrue(dry.planned().stream().anyMatch(c -> c.startsWith("iptables -w -I OUTPUT 1")), dry.planned().toString());
     }
     try (RemoteHost host = connect(w1)) {
       assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead), "the dry run made no rule");
       RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, dead), dead);
-      nm.dropRst("run-001");
+      nm.dropRst("run-001", nm.ports());
       nm.freeze("run-001");
       assertTrue(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead));
       assertEquals("T", state(host, nm.pid()), "the NodeManager is stopped");
@@ -143,5 +152,189 @@ class YarnHostsTest {
     }
     Awaitility.await("w3 LOST").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
         .until(() -> !cluster.runningNodeManagers().contains(w3.address()));
+    // the inventory's command brings it back, detached from the SSH session that ran it
+    try (RemoteHost host = connect(w3)) {
+      new RemoteNodeManager(host, new RemoteLedger(host, "test-crash"), "test-crash")
+          .start(inventory.nodeManagerStart().get(w3.name()));
+    }
+    Awaitility.await("w3 RUNNING again").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+        .ignoreExceptions().until(() -> cluster.runningNodeManagers().contains(w3.address()));
+  }
+
+  /**
+   * The quickstart, with nothing changed but the inventory on the command line: its crash is made
+   * over SSH on one of the workers, the ResourceManager declares that NodeManager LOST, the record
+   * places every attempt on a worker, the run is classified as on the local backends, and the
+   * harness leaves nothing on any host.
+   */
+  @Test
+  @Order(6)
+  void theQuickstartRunsOnTheHostsWithOnlyTheInventoryChanged() throws Exception {
+    Path out = dir.resolve("quickstart");
+    StringWriter err = new StringWriter();
+    String inv = dir.resolve("inventory.json").toString();
+    assertEquals(2, FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true), "run",
+        "scenarios/quickstart.json", "--inventory", inv, "--confirm-hosts", "w1,w2", "--out", out.toString()));
+    assertTrue(err.toString().contains("--confirm-hosts w1,w2,w3"), err.toString());
+    assertFalse(Files.exists(out), "a refused run starts nothing");
+    err.getBuffer().setLength(0);
+    int code = FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true), "run",
+        "scenarios/quickstart.json", "--inventory", inv, "--confirm-hosts", "w1,w2,w3", "--runs", "1",
+        "--out", out.toString());
+    assertEquals(0, code, err.toString());
+    List<RunRecord> records = new RecordStore(out).readAll();
+    assertEquals(List.of("baseline", "crash"), records.stream().map(RunRecord::variant).sorted().toList());
+    for (RunRecord r : records) {
+      assertEquals("SUCCEEDED", r.job().state(), r.runId() + ": " + r.notes());
+      assertEquals(3, r.cluster().nodes(), "the inventory's workers are the nodes");
+      assertTrue(r.attempts().stream().allMatch(a -> a.node() != null), r.runId() + ": an attempt on no worker");
+    }
+    RunRecord crash = records.stream().filter(r -> r.variant().equals("crash")).findFirst().orElseThrow();
+    var fault = crash.faults().get(0);
+    assertNotNull(fault.injectedMs(), crash.notes().toString());
+    assertTrue(crash.nodeTransitions().stream().anyMatch(t -> t.node() == fault.node() && t.to().equals("LOST")),
+        "the crashed NodeManager went LOST: " + crash.nodeTransitions());
+
+    assertTrue(crash.nodes().stream().allMatch(n -> n.clock() != null && n.clock().roundTripMs() < 1000),
+        "every host's clock measured: " + crash.nodes());
+    crashedJob = crash.job().jobId();
+
+    StringWriter classified = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(classified, true), new PrintWriter(err, true), "classify",
+        out.toString()), err.toString());
+    System.out.println(classified);
+    assertTrue(classified.toString().contains(crash.runId()), classified.toString());
+    assertNothingLeft();
+  }
+
+  /** No rule, stopped process or unhealed ledger of any harness on any worker. */
+  private static void assertNothingLeft() {
+    for (YarnHosts.Host w : cluster.workers()) {
+      try (RemoteHost host = connect(w)) {
+        assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed"), w.name() + ": rules left");
+        assertEquals("", host.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/h*.ledger 2>/dev/null || true"))
+            .out().strip(), w.name() + ": a harness ledger not healed");
+        RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "check"), "check");
+        assertFalse(state(host, nm.pid()).startsWith("T"), w.name() + ": the NodeManager is left stopped");
+      }
+    }
+  }
+
+  /** The NodeManagers' pids and every host's rules, to see that a dry run changed neither. */
+  private static List<String> hostsState() {
+    List<String> out = new java.util.ArrayList<>();
+    for (YarnHosts.Host w : cluster.workers()) {
+      try (RemoteHost host = connect(w)) {
+        RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "check"), "check");
+        out.add(w.name() + " " + nm.tree() + " " + state(host, nm.pid()) + " "
+            + host.probeAsRoot(List.of("iptables", "-w", "-S")).out()
+            + host.probe(List.of("sh", "-c", "ls ~/.faultbed/remote-ledger 2>/dev/null || true")).out());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A dry run of the quickstart prints, per host, the crash it would make there, and changes
+   * nothing: the same NodeManager processes, no rule, no ledger.
+   */
+  @Test
+  @Order(5)
+  void aDryRunListsEveryCommandPerHostAndChangesNothing() {
+    List<String> before = hostsState();
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "run",
+        "scenarios/quickstart.json", "--inventory", dir.resolve("inventory.json").toString(), "--dry-run"),
+        err.toString());
+    System.out.println(out);
+    for (YarnHosts.Host w : cluster.workers()) {
+      assertTrue(out.toString().contains("host " + w.name() + ":\n  kill -KILL "), out.toString());
+    }
+    assertEquals(before, hostsState(), "the dry run changed a host");
+  }
+
+  private static final String HELD = """
+      { "name": "held", "workload": { "type": "synthetic", "maps": 3, "reduces": 1, "mapTime": "120s", "reduceTime": "1s" },
+        "faults": [
+          { "kind": "freeze", "node": 0, "at": "1s", "for": "10min" },
+          { "kind": "rst-suppression", "node": 1, "at": "1s", "for": "10min" },
+          { "kind": "blackhole", "node": 2, "at": "1s", "for": "10min" } ],
+        "runs": 1 }
+      """;
+
+  /**
+   * A harness SIGKILLed while a freeze, an RST suppression and a blackhole hold on three workers
+   * leaves them there; the next start of the remote cluster heals every one, says so, and leaves
+   * nothing on any host.
+   */
+  @Test
+  @Order(7)
+  void whatASigkilledHarnessLeftOnTheHostsTheNextStartHeals() throws Exception {
+    Path scenario = Files.writeString(dir.resolve("held.json"), HELD);
+    Path inv = dir.resolve("inventory.json");
+    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--inventory", inv.toString(),
+        "--confirm-hosts", "w1,w2,w3", "--out", dir.resolve("held").toString());
+    Process harness = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("held.log").toFile())
+        .start();
+    String owner = "h" + harness.pid() + "-";
+    try {
+      Awaitility.await("all three faults in place").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1))
+          .ignoreExceptions().until(() -> !harness.isAlive() || allThreeInPlace(owner));
+      assertTrue(harness.isAlive(), () -> "the harness ended early: " + read(dir.resolve("held.log")));
+    } finally {
+      harness.destroyForcibly(); // SIGKILL: no shutdown hook runs
+      harness.waitFor();
+    }
+    YarnHosts.Host w1 = cluster.workers().get(0);
+    try (RemoteHost host = connect(w1)) {
+      assertEquals("T", state(host, new RemoteNodeManager(host, new RemoteLedger(host, "c"), "c").pid()),
+          "the freeze outlives the harness");
+    }
+    Inventory parsed = InventoryParser.parse(inv);
+    List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (var next = faultbed.harness.Clusters.start(faultbed.harness.ClusterSpec.defaults().withInventory(parsed),
+        said::add)) {
+      assertEquals(3, next.nodes().size());
+      if (crashedJob != null) { // its container logs, still on the hosts, come to the nodes' local log folders
+        String app = crashedJob.replace("job_", "application_");
+        next.gatherLogs(app);
+        long syslogs = 0;
+        for (var n : next.nodes()) {
+          for (String d : n.logDirs()) {
+            Path appDir = Path.of(d, app);
+            if (Files.isDirectory(appDir)) {
+              try (var files = Files.walk(appDir)) {
+                syslogs += files.filter(f -> f.getFileName().toString().equals("syslog")).count();
+              }
+            }
+          }
+        }
+        assertTrue(syslogs >= 11, "the AM's and 10 tasks' logs (8 maps, 2 reduces) at least: " + syslogs);
+      }
+    }
+    assertTrue(said.stream().filter(l -> l.startsWith("healed leftover on ") && l.contains(owner)).count() >= 3,
+        "the start says what it healed: " + said);
+    assertNothingLeft();
+  }
+
+  /** w1's NodeManager stopped, and rules of harness {@code owner} on w2 and w3. */
+  private static boolean allThreeInPlace(String owner) {
+    List<YarnHosts.Host> w = cluster.workers();
+    try (RemoteHost w1 = connect(w.get(0)); RemoteHost w2 = connect(w.get(1)); RemoteHost w3 = connect(w.get(2))) {
+      return state(w1, new RemoteNodeManager(w1, new RemoteLedger(w1, "c"), "c").pid()).equals("T")
+          && w2.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner)
+          && w3.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      return e.toString();
+    }
   }
 }

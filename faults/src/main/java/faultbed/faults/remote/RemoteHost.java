@@ -163,10 +163,39 @@ public final class RemoteHost implements AutoCloseable {
     return argv;
   }
 
-  private Result exec(List<String> argv) {
-    String command = quote(argv);
+  /**
+   * Runs a command that only reads the host, as the login user, and returns its output as bytes
+   * (an archive); fails with what it printed on error unless it exits 0. Also in a dry run.
+   */
+  public byte[] read(List<String> argv) {
+    return bytes(argv);
+  }
+
+  /** {@link #read} as root: what only root may read (other users' container logs). */
+  public byte[] readAsRoot(List<String> argv) {
+    return bytes(asRoot(argv));
+  }
+
+  private byte[] bytes(List<String> argv) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = run(argv, out, err);
+    if (code != 0) {
+      throw new IllegalStateException("host " + target.name() + ": " + quote(argv) + " failed (" + code + "): "
+          + err.toString(StandardCharsets.UTF_8).strip());
+    }
+    return out.toByteArray();
+  }
+
+  private Result exec(List<String> argv) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = run(argv, out, err);
+    return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private int run(List<String> argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
+    String command = quote(argv);
     try (ChannelExec channel = session.createExecChannel(command)) {
       channel.setOut(out);
       channel.setErr(err);
@@ -176,12 +205,62 @@ public final class RemoteHost implements AutoCloseable {
         throw new IllegalStateException("host " + target.name() + ": " + command + " did not end within " + timeout);
       }
       Integer code = channel.getExitStatus();
-      return new Result(code == null ? -1 : code, out.toString(StandardCharsets.UTF_8),
-          err.toString(StandardCharsets.UTF_8));
+      return code == null ? -1 : code;
     } catch (IOException e) {
       throw new IllegalStateException("host " + target.name() + ": " + command + " could not run: " + oneLine(e), e);
     }
   }
+
+  /**
+   * This host's clock minus this machine's, in milliseconds: the midpoint of the shortest of
+   * {@code probes} round trips to a shell on the host that answers each line it reads with its
+   * time, so no login or process start is inside a round trip. Half that round trip bounds the error.
+   */
+  public ClockOffset clockOffset(int probes) {
+    java.util.concurrent.CompletableFuture<ClockOffset> f = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      try (ChannelExec ch = session.createExecChannel(quote(List.of("sh", "-c", "while read x; do date +%s%3N; done")))) {
+        ch.open().verify(timeout);
+        java.io.OutputStream in = ch.getInvertedIn();
+        java.io.BufferedReader out = new java.io.BufferedReader(
+            new java.io.InputStreamReader(ch.getInvertedOut(), StandardCharsets.UTF_8));
+        long bestRtt = Long.MAX_VALUE;
+        long offset = 0;
+        for (int i = 0; i <= probes; i++) { // the first warms the path and is not counted
+          long sent = System.currentTimeMillis();
+          long n0 = System.nanoTime();
+          in.write('\n');
+          in.flush();
+          String line = out.readLine();
+          long rtt = System.nanoTime() - n0;
+          if (line == null) {
+            throw new IllegalStateException("host " + target.name() + ": the clock probe ended early");
+          }
+          if (i > 0 && rtt < bestRtt) {
+            bestRtt = rtt;
+            offset = Long.parseLong(line.strip()) - (sent + rtt / 2_000_000);
+          }
+        }
+        in.close();
+        return new ClockOffset(offset, bestRtt / 1_000_000.0);
+      } catch (IOException e) {
+        throw new IllegalStateException("host " + target.name() + ": the clock probe failed: " + oneLine(e), e);
+      }
+    });
+    try {
+      return f.get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.TimeoutException e) {
+      f.cancel(true);
+      throw new IllegalStateException("host " + target.name() + ": the clock probe did not end within " + timeout);
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("host " + target.name() + ": interrupted", e);
+    }
+  }
+
+  /** A host's clock minus this machine's, and the round trip it was measured in (its error is at most half). */
+  public record ClockOffset(long offsetMs, double roundTripMs) {}
 
   /** The command line a POSIX shell splits back into {@code argv}: every word in single quotes. */
   public static String quote(List<String> argv) {

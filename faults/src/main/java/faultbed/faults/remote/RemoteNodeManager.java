@@ -130,24 +130,49 @@ public final class RemoteNodeManager {
     };
   }
 
-  /** Drops the RSTs the NodeManager's ports send: peers wait for their connect timeout, as with a dead host. */
-  public Installed dropRst(String runId) {
+  /** Drops the RSTs these ports send: peers wait for their connect timeout, as with a dead host. */
+  public Installed dropRst(String runId, List<Integer> ports) {
     List<Installed> parts = new ArrayList<>();
-    for (int port : ports()) {
+    for (int port : ports) {
       parts.add(rule(runId, "OUTPUT", "-p", "tcp", "--sport", Integer.toString(port), "--tcp-flags", "RST", "RST",
           "-j", "DROP"));
     }
     return Installed.all(parts);
   }
 
-  /** Drops every packet to or from the NodeManager's ports: nothing gets through, not even a refusal. */
-  public Installed dropAll(String runId) {
+  /** Drops every packet to or from these ports: nothing gets through, not even a refusal. */
+  public Installed dropAll(String runId, List<Integer> ports) {
     List<Installed> parts = new ArrayList<>();
-    for (int port : ports()) {
+    for (int port : ports) {
       parts.add(rule(runId, "OUTPUT", "-p", "tcp", "--sport", Integer.toString(port), "-j", "DROP"));
       parts.add(rule(runId, "INPUT", "-p", "tcp", "--dport", Integer.toString(port), "-j", "DROP"));
     }
     return Installed.all(parts);
+  }
+
+  /**
+   * Drops what the host sends to {@code address:port} (the ResourceManager's resource tracker):
+   * the NodeManager's heartbeats stop reaching it, and nothing else changes.
+   */
+  public Installed cutTo(String runId, String address, int port) {
+    return rule(runId, "OUTPUT", "-p", "tcp", "-d", address, "--dport", Integer.toString(port), "-j", "DROP");
+  }
+
+  /**
+   * Runs the inventory's command that starts the NodeManager, as root, detached from the SSH
+   * session (its own session, output to a log in faultbed's folder), so it outlives the call.
+   */
+  public void start(List<String> command) {
+    List<String> detached = new ArrayList<>(List.of("setsid", "-f", "sh", "-c",
+        "mkdir -p \"$HOME/.faultbed\" && exec \"$@\" >> \"$HOME/.faultbed/nodemanager-start.log\" 2>&1 < /dev/null",
+        "start"));
+    detached.addAll(command);
+    host.check(detached);
+  }
+
+  /** SIGTERM to the NodeManager: it stops its containers and tells the ResourceManager it is leaving. */
+  public void stop() {
+    host.check(List.of("kill", "-TERM", Long.toString(pid())));
   }
 
   /** The comment every rule faultbed adds on a host carries: which harness, which run. */

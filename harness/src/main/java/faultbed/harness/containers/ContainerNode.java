@@ -17,7 +17,7 @@ import org.awaitility.Awaitility;
  */
 public final class ContainerNode extends ProcessNode<String> {
   private final NodeContainer container;
-  private volatile Installed cutOff;
+  private final faultbed.faults.Held cutOff = new faultbed.faults.Held();
 
   ContainerNode(int index, NodeContainer container) {
     super(index);
@@ -56,18 +56,13 @@ public final class ContainerNode extends ProcessNode<String> {
 
   /** Nothing the node sends reaches the harness's address, its heartbeats among it. */
   @Override
-  public synchronized void pauseHeartbeats() {
-    if (cutOff == null) {
-      cutOff = container.cutHarness();
-    }
+  public void pauseHeartbeats() {
+    cutOff.on(container::cutHarness);
   }
 
   @Override
-  public synchronized void resumeHeartbeats() {
-    if (cutOff != null) {
-      cutOff.heal();
-      cutOff = null;
-    }
+  public void resumeHeartbeats() {
+    cutOff.off();
   }
 
   @Override

@@ -8,12 +8,9 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A worker node that is a process of its own ({@link NodeProcess}: a DataNode and a NodeManager
@@ -114,20 +111,12 @@ public abstract class ProcessNode<H> implements Node {
   /** Attempt ids in the command lines of the node's processes (YarnChild gets its attempt id as an argument). */
   @Override
   public List<String> runningAttempts() {
-    Set<String> attempts = new LinkedHashSet<>();
-    for (String cmd : commandLines()) {
-      for (String word : cmd.split("\\s+")) {
-        if (word.startsWith("attempt_")) {
-          attempts.add(word);
-        }
-      }
-    }
-    return new ArrayList<>(attempts);
+    return Node.attemptsIn(commandLines());
   }
 
   @Override
   public boolean runsApplicationMaster() {
-    return commandLines().stream().anyMatch(c -> c.contains("MRAppMaster"));
+    return Node.applicationMasterIn(commandLines());
   }
 
   /** SIGKILL to every process of the node at once; returns how many died. */

@@ -13,7 +13,7 @@ import org.apache.hadoop.yarn.util.Records;
  * RPC, said directly (the mini cluster's NodeManagers are wired to the RM and their own unregister
  * is a no-op), and what it knows of nodes and applications.
  */
-public final class ResourceTrackerLink {
+public final class ResourceTrackerLink implements faultbed.harness.ResourceManagerView {
   private final ResourceManager rm;
 
   public ResourceTrackerLink(ResourceManager rm) {
@@ -21,6 +21,7 @@ public final class ResourceTrackerLink {
   }
 
   /** NodeId to node state, active and inactive nodes alike. */
+  @Override
   public java.util.Map<String, String> nodeStates() {
     java.util.Map<String, String> states = new java.util.HashMap<>();
     var ctx = rm.getRMContext();
@@ -34,6 +35,7 @@ public final class ResourceTrackerLink {
   }
 
   /** The RM's state of an application, or UNKNOWN. */
+  @Override
   public String applicationState(String applicationId) {
     var app = rm.getRMContext().getRMApps()
         .get(org.apache.hadoop.yarn.api.records.ApplicationId.fromString(applicationId));
@@ -41,6 +43,7 @@ public final class ResourceTrackerLink {
   }
 
   /** Whether the RM has the node RUNNING with no container allocated on it. */
+  @Override
   public boolean runningAndIdle(NodeId id) {
     var ctx = rm.getRMContext();
     var n = ctx.getRMNodes().get(id);
@@ -62,6 +65,7 @@ public final class ResourceTrackerLink {
    * Between runs only: lets the RM forget a crashed node now rather than at liveness expiry, so
    * the next run does not start with a dead node the RM still schedules on.
    */
+  @Override
   public void expire(NodeId id) {
     rm.getRMContext().getDispatcher().getEventHandler().handle(new RMNodeEvent(id, RMNodeEventType.EXPIRE));
   }

@@ -31,7 +31,7 @@ final class AmLogs {
    * from the log folders; the start of one found only there is its log's first line.
    */
   static List<AmAttempt> complete(List<AmAttempt> fromHistory, Map<Integer, List<String>> logDirsByNode, String appId,
-      long epochZero) {
+      long epochZero, Map<Integer, Long> clocks) {
     Map<Integer, AmAttempt> byAttempt = new TreeMap<>();
     fromHistory.forEach(a -> byAttempt.put(a.attempt(), a));
     logDirsByNode.forEach((node, dirs) -> {
@@ -50,7 +50,7 @@ final class AmLogs {
             AmAttempt known = byAttempt.get(attempt);
             if (known == null) {
               byAttempt.put(attempt, new AmAttempt(attempt, node, null, c.getFileName().toString(),
-                  firstLogTime(c.resolve("syslog"), epochZero)));
+                  firstLogTime(c.resolve("syslog"), epochZero + clocks.getOrDefault(node, 0L))));
             } else if (known.node() == null) {
               byAttempt.put(attempt, new AmAttempt(attempt, node, known.host(), known.container(), known.startMs()));
             }

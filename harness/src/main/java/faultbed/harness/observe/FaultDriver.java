@@ -156,7 +156,10 @@ final class FaultDriver implements AutoCloseable {
       a.node = node.index();
       long before = nowMs.getAsLong();
       Injection injection = a.step.fault().inject(node, cluster.faultContext(runId));
-      a.detail = injection.detail();
+      // how long making it took: what stands between the step's time and its effect (SSH on remote hosts)
+      Map<String, String> detail = new LinkedHashMap<>(injection.detail());
+      detail.put("injectionMs", Long.toString(nowMs.getAsLong() - before));
+      a.detail = detail;
       a.healer = injection.healer();
       a.injectedMs = before;
       listener.phase(String.format("running, %s node %d at %.1f s", a.step.fault().kind(), node.index(), before / 1000.0));

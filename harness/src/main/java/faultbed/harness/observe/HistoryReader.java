@@ -170,25 +170,30 @@ final class HistoryReader {
   static final String KEEP_STAGING = MRJobConfig.PRESERVE_FILES_PATTERN;
 
   /** The AM attempts the history names, in order, with the node each ran on. */
-  static List<AmAttempt> amAttempts(JobInfo info, long epochZero, NodeLocator locator) {
+  static List<AmAttempt> amAttempts(JobInfo info, long epochZero, NodeLocator locator,
+      java.util.function.Function<Integer, Long> clockOfNode) {
     List<AmAttempt> out = new ArrayList<>();
     for (AMInfo am : info.getAMInfos() == null ? List.<AMInfo>of() : info.getAMInfos()) {
-      out.add(new AmAttempt(am.getAppAttemptId().getAttemptId(),
-          locator.find(am.getNodeManagerHost(), am.getNodeManagerPort()),
+      Integer node = locator.find(am.getNodeManagerHost(), am.getNodeManagerPort());
+      long zero = epochZero + (node == null ? 0 : clockOfNode.apply(node)); // its start is on its host's clock
+      out.add(new AmAttempt(am.getAppAttemptId().getAttemptId(), node,
           am.getNodeManagerHost() == null ? null : am.getNodeManagerHost() + ":" + am.getNodeManagerPort(),
-          am.getContainerId() == null ? null : am.getContainerId().toString(), rel(am.getStartTime(), epochZero)));
+          am.getContainerId() == null ? null : am.getContainerId().toString(), rel(am.getStartTime(), zero)));
     }
     out.sort(Comparator.comparingInt(AmAttempt::attempt));
     return out;
   }
 
   /**
-   * Attempts of every AM attempt in start order, times relative to {@code epochZero}. A task attempt
+   * Attempts of every AM attempt in start order, times relative to {@code epochZero} on the
+   * harness's clock: each AM attempt wrote its tasks' times on its own host's clock, which is
+   * {@code amClock} (by AM attempt, ms ahead of the harness's; absent counts as 0). A task attempt
    * in several histories (one a later AM recovered) is taken from the latest. A node is found by
    * the attempt's shuffle port or NodeManager port. An attempt is marked speculative when it started
    * while an earlier attempt of its task was still running and had not failed.
    */
-  static List<AttemptRecord> attempts(SortedMap<Integer, Parsed> histories, long epochZero, NodeLocator locator) {
+  static List<AttemptRecord> attempts(SortedMap<Integer, Parsed> histories, long epochZero, Map<Integer, Long> amClock,
+      NodeLocator locator) {
     Map<String, Map<String, TaskAttemptInfo>> byTask = new TreeMap<>();
     Map<String, Integer> amOf = new HashMap<>();
     Map<String, Long> succeeded = new HashMap<>();
@@ -224,16 +229,17 @@ final class HistoryReader {
         if (node == null) {
           node = locator.find(a.getHostname(), a.getPort());
         }
+        long zero = epochZero + amClock.getOrDefault(amOf.get(a.getAttemptId().toString()), 0L);
         out.add(new AttemptRecord(a.getAttemptId().toString(), a.getAttemptId().getTaskID().toString(),
             a.getTaskType().name(), a.getAttemptId().getId(), node,
             a.getHostname() == null ? null : a.getHostname() + ":" + a.getPort(),
             a.getContainerId() == null ? null : a.getContainerId().toString(),
-            rel(a.getStartTime(), epochZero), rel(a.getFinishTime(), epochZero),
-            rel(a.getMapFinishTime(), epochZero), rel(a.getShuffleFinishTime(), epochZero),
-            rel(a.getSortFinishTime(), epochZero), a.getTaskStatus(), speculative,
+            rel(a.getStartTime(), zero), rel(a.getFinishTime(), zero),
+            rel(a.getMapFinishTime(), zero), rel(a.getShuffleFinishTime(), zero),
+            rel(a.getSortFinishTime(), zero), a.getTaskStatus(), speculative,
             a.getError() == null || a.getError().isBlank() ? null : a.getError(),
             amOf.get(a.getAttemptId().toString()),
-            rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), epochZero)));
+            rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), zero)));
       }
     }
     out.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())

@@ -22,6 +22,9 @@ final class NodeStateWatcher implements AutoCloseable {
   private final Thread thread;
   private volatile boolean running = true;
 
+  private final java.util.concurrent.atomic.AtomicInteger failedPolls = new java.util.concurrent.atomic.AtomicInteger();
+  private volatile String lastFailure;
+
   NodeStateWatcher(Supplier<Map<String, String>> states, Map<String, Integer> indexOf, LongSupplier nowMs) {
     this.states = states;
     this.indexOf = indexOf;
@@ -32,10 +35,26 @@ final class NodeStateWatcher implements AutoCloseable {
   }
 
   private void loop() {
-    Map<String, String> last = new HashMap<>(states.get());
+    Map<String, String> last = null;
     while (running) {
-      Map<String, String> now = states.get();
+      Map<String, String> now;
+      try {
+        now = states.get();
+      } catch (RuntimeException e) {
+        // a remote RM that did not answer this time: its changes show at the next poll that works
+        if (running) {
+          failedPolls.incrementAndGet();
+          lastFailure = e.getMessage();
+        }
+        if (!pause()) {
+          return;
+        }
+        continue;
+      }
       long t = nowMs.getAsLong();
+      if (last == null) {
+        last = new HashMap<>(now);
+      }
       for (var e : now.entrySet()) {
         String before = last.get(e.getKey());
         if (!e.getValue().equals(before)) {
@@ -46,12 +65,26 @@ final class NodeStateWatcher implements AutoCloseable {
         }
       }
       last = new HashMap<>(now);
-      try {
-        Thread.sleep(POLL_MS);
-      } catch (InterruptedException e) {
+      if (!pause()) {
         return;
       }
     }
+  }
+
+  private boolean pause() {
+    try {
+      Thread.sleep(POLL_MS);
+      return true;
+    } catch (InterruptedException e) {
+      return false;
+    }
+  }
+
+  /** For the record's notes: polls the RM did not answer, or null when it answered every one. */
+  String failures() {
+    int n = failedPolls.get();
+    return n == 0 ? null : "the ResourceManager's node states could not be read " + n + " time(s), a transition"
+        + " then shows at the next poll that worked (last: " + lastFailure + ")";
   }
 
   List<NodeTransition> transitions() {

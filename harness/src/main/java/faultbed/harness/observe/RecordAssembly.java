@@ -73,25 +73,37 @@ final class RecordAssembly {
       "org.apache.hadoop.mapreduce.v2.app.speculate.LegacyTaskRuntimeEstimator");
 
   /** The job's history as every AM attempt left it: the AM attempts, and the task attempts of all. */
-  record History(JobInfo last, List<RunRecord.AmAttempt> amAttempts, List<AttemptRecord> attempts) {
-    /** The outcome the history file states, over what the client saw (it may have lost the AM). */
+  record History(JobInfo last, List<RunRecord.AmAttempt> amAttempts, List<AttemptRecord> attempts, long lastAmClock) {
+    /**
+     * The outcome the history file states, over what the client saw (it may have lost the AM); its
+     * end, which the last AM wrote on its host's clock, on the harness's.
+     */
     RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch) {
       return new RunRecord.JobOutcome(client.jobId(), last.getJobStatus(), "SUCCEEDED".equals(last.getJobStatus()),
-          submitEpoch, last.getFinishTime() > 0 ? last.getFinishTime() - submitEpoch : client.finishedMs(),
+          submitEpoch, last.getFinishTime() > 0 ? last.getFinishTime() - lastAmClock - submitEpoch : client.finishedMs(),
           (int) last.getTotalMaps(), (int) last.getTotalReduces(), client.diagnostics());
     }
   }
 
+  /**
+   * The job's history from every AM attempt. {@code clocks}: each node's host clock against the
+   * harness's, where they differ (remote hosts); times go on the harness's clock.
+   */
   static History history(Configuration conf, Job job, long submitEpoch, NodeLocator locator,
-      Map<Integer, List<String>> logDirs, boolean keptStaging, List<String> notes) throws IOException {
+      Map<Integer, List<String>> logDirs, Map<Integer, Long> clocks, boolean keptStaging, List<String> notes)
+      throws IOException {
     HistoryReader.Parsed last = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
-    List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(last.info(), submitEpoch, locator),
-        logDirs, JobWatch.appIdOf(job), submitEpoch);
+    java.util.function.Function<Integer, Long> clockOfNode = node -> clocks.getOrDefault(node, 0L);
+    List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(last.info(), submitEpoch, locator,
+        clockOfNode), logDirs, JobWatch.appIdOf(job), submitEpoch, clocks);
     int lastAm = amAttempts.isEmpty() ? 1 : amAttempts.get(amAttempts.size() - 1).attempt();
     SortedMap<Integer, HistoryReader.Parsed> histories = HistoryReader.earlierAttempts(conf,
         job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(), lastAm, keptStaging, notes);
     histories.put(lastAm, last);
-    return new History(last.info(), amAttempts, HistoryReader.attempts(histories, submitEpoch, locator));
+    Map<Integer, Long> amClock = new java.util.HashMap<>();
+    amAttempts.stream().filter(a -> a.node() != null).forEach(a -> amClock.put(a.attempt(), clockOfNode.apply(a.node())));
+    return new History(last.info(), amAttempts, HistoryReader.attempts(histories, submitEpoch, amClock, locator),
+        amClock.getOrDefault(lastAm, 0L));
   }
 
   /** A job Hadoop called SUCCEEDED whose output is wrong is a failed run, never a fast one. */
@@ -108,7 +120,7 @@ final class RecordAssembly {
   static List<NodeInfo> withLost(List<NodeInfo> nodes, List<NodeTransition> transitions) {
     return nodes.stream().map(n -> new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
         n.cgroup(), transitions.stream().filter(t -> t.nodeId().equals(n.nodeId()) && "LOST".equals(t.to()))
-            .map(NodeTransition::atMs).findFirst().orElse(null))).toList();
+            .map(NodeTransition::atMs).findFirst().orElse(null), n.clock())).toList();
   }
 
   /** The job state of a run whose job succeeded but whose output the check found wrong. */

@@ -88,7 +88,7 @@ public final class RunExecutor {
         nodeById.put(n.nodeId(), n.index());
         logDirs.put(n.index(), n.logDirs());
         nodeInfos.add(new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
-            n.cgroup(), null));
+            n.cgroup(), null, n.clock()));
       }
 
       // the run's clock starts at submission; the driver's threads are started before it
@@ -133,6 +133,9 @@ public final class RunExecutor {
         listener.phase("collecting");
         faults.awaitNodeVerdicts(nodeInfos, watcher, conf.getLong("yarn.nm.liveness-monitor.expiry-interval-ms", 600_000));
         transitions = watcher.transitions();
+        if (watcher.failures() != null) {
+          notes.add(watcher.failures());
+        }
         outcome = JobWatch.outcome(job, conf, submitEpoch, observedEnd, notes);
         for (Job companion : l.companions()) {
           String companionApp = JobWatch.appIdOf(companion);
@@ -146,7 +149,10 @@ public final class RunExecutor {
         }
       }
 
-      RecordAssembly.History history = RecordAssembly.history(conf, job, submitEpoch, locator, logDirs,
+      cluster.gatherLogs(JobWatch.appIdOf(job));
+      Map<Integer, Long> clocks = new HashMap<>(); // hosts' clocks ahead of the harness's, where they differ
+      nodeInfos.stream().filter(n -> n.clock() != null).forEach(n -> clocks.put(n.index(), n.clock().offsetMs()));
+      RecordAssembly.History history = RecordAssembly.history(conf, job, submitEpoch, locator, logDirs, clocks,
           l.keptStaging(), notes);
       outcome = history.outcome(outcome, submitEpoch);
       RunRecord.OutputCheck outputCheck = RecordAssembly.checkOutput(spec, fs, l.dataRoot(), l.output(), job, outcome,
@@ -165,9 +171,9 @@ public final class RunExecutor {
         }
       }
       String appId = JobWatch.appIdOf(job);
-      var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch);
+      var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch, clocks);
       var speculation = SpeculationEvidence.complete(
-          SpeculationLogReader.read(logDirs, appId, spec.speculation(), nodeById, submitEpoch), attempts);
+          SpeculationLogReader.read(logDirs, appId, spec.speculation(), nodeById, submitEpoch, clocks), attempts);
       var faultEvents = faults.events(notes);
 
       fs.delete(l.output(), true);

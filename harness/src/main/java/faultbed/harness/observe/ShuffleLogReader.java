@@ -31,11 +31,14 @@ final class ShuffleLogReader {
    * @param logDirsByNode every NodeManager log folder of the run, by node index
    * @param attemptByContainer container id to attempt id, from the history file
    * @param nodeOfAttempt node index of each attempt
+   * @param clocks each node's host clock ahead of the harness's, in ms, where they differ
    */
   static List<FetchFailureReport> read(Map<Integer, List<String>> logDirsByNode, String appId,
-      Map<String, String> attemptByContainer, Map<String, Integer> nodeOfAttempt, long epochZero) {
+      Map<String, String> attemptByContainer, Map<String, Integer> nodeOfAttempt, long epochZero,
+      Map<Integer, Long> clocks) {
     List<FetchFailureReport> reports = new ArrayList<>();
     for (var e : logDirsByNode.entrySet()) {
+      long zero = epochZero + clocks.getOrDefault(e.getKey(), 0L); // the log is on its host's clock
       for (String dir : e.getValue()) {
         Path app = Path.of(dir, appId);
         if (!Files.isDirectory(app)) {
@@ -52,7 +55,7 @@ final class ShuffleLogReader {
               Matcher m = REPORT.matcher(line);
               if (m.find()) {
                 long at = LocalDateTime.parse(m.group(1), TIME).atZone(ZoneId.systemDefault())
-                    .toInstant().toEpochMilli() - epochZero;
+                    .toInstant().toEpochMilli() - zero;
                 String map = m.group(2).replaceAll("[.,]$", "");
                 reports.add(new FetchFailureReport(at, reducer, e.getKey(), map, nodeOfAttempt.get(map)));
               }

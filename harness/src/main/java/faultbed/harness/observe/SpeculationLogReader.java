@@ -43,14 +43,15 @@ final class SpeculationLogReader {
   }
 
   static RunRecord.Speculation read(Map<Integer, List<String>> logDirsByNode, String appId,
-      Speculation speculation, Map<String, Integer> nodeById, long epochZero) {
+      Speculation speculation, Map<String, Integer> nodeById, long epochZero, Map<Integer, Long> clocks) {
     if (speculation.kind().equals("off")) {
       return new RunRecord.Speculation("off", null, List.of());
     }
     boolean policy = speculation.kind().equals("policy");
     List<SpeculationEvent> events = new ArrayList<>();
-    for (List<String> dirs : logDirsByNode.values()) {
-      for (String dir : dirs) {
+    for (var node : logDirsByNode.entrySet()) {
+      long zero = epochZero + clocks.getOrDefault(node.getKey(), 0L); // the AM logs on its host's clock
+      for (String dir : node.getValue()) {
         Path app = Path.of(dir, appId);
         if (!Files.isDirectory(app)) {
           continue;
@@ -60,7 +61,7 @@ final class SpeculationLogReader {
           for (Path c : containers.filter(p -> p.getFileName().toString().endsWith("_000001")).toList()) {
             Path log = c.resolve("syslog");
             if (Files.isRegularFile(log)) {
-              parse(Files.readAllLines(log), policy, speculation, nodeById, epochZero, events);
+              parse(Files.readAllLines(log), policy, speculation, nodeById, zero, events);
             }
           }
         } catch (IOException e) {

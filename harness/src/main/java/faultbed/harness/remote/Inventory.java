@@ -3,6 +3,7 @@ package faultbed.harness.remote;
 import faultbed.faults.remote.SshTarget;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,11 +14,14 @@ import java.util.Optional;
  *
  * @param resourceManager host:port of the RM's client service, or null for the configuration's
  * @param jobHistory host:port of the JobHistory server's web service, or null for the configuration's
+ * @param nodeManagerStart by worker name, the command (run as root) that starts its NodeManager
+ *     again after a crash; a worker without one cannot be brought back between runs
  */
 public record Inventory(String name, Path clientConfig, String resourceManager, String jobHistory,
-    List<SshTarget> workers) {
+    List<SshTarget> workers, Map<String, List<String>> nodeManagerStart) {
   public Inventory {
     workers = List.copyOf(workers);
+    nodeManagerStart = Map.copyOf(nodeManagerStart == null ? Map.of() : nodeManagerStart);
   }
 
   /** The worker called {@code name}, if the inventory lists one. */

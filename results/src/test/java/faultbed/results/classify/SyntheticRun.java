@@ -112,7 +112,7 @@ final class SyntheticRun {
       int n = i;
       Long lost = transitions.stream().filter(t -> t.node() == n && t.to().equals("LOST"))
           .map(NodeTransition::atMs).findFirst().orElse(null);
-      nodes.add(new NodeInfo(i, "localhost:" + (4000 + i), 5000 + i, List.of(), List.of(), "node-" + i, lost));
+      nodes.add(new NodeInfo(i, "localhost:" + (4000 + i), 5000 + i, List.of(), List.of(), "node-" + i, lost, null));
     }
     return new RunRecord(RunRecord.SCHEMA_VERSION, "synthetic-000", "synthetic", variant, 0, 1, "t",
         new RunRecord.ClusterInfo("mini", 4, 1024, 2),

@@ -1,0 +1,269 @@
+package faultbed.harness.remote;
+
+import faultbed.faults.Installed;
+import faultbed.faults.Ledger;
+import faultbed.faults.NetworkFaults;
+import faultbed.faults.PreconditionFailed;
+import faultbed.faults.remote.RemoteHost;
+import faultbed.faults.remote.RemoteNodeManager;
+import faultbed.harness.Node;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A worker host of a cluster faultbed did not start, as a node: its NodeManager (found by its
+ * main class) and the containers under it, reached over SSH. Faults act on that process tree and
+ * on the host's packet filter, nothing else. Its container logs are brought to a local folder after
+ * each job, which {@link #logDirs()} names.
+ */
+public final class RemoteWorker implements Node {
+  private final int index;
+  private final RemoteNodeManager nm;
+  private final String address;
+  private final int shufflePort;
+  private final List<String> localDirs;
+  private final List<String> remoteLogDirs;
+  private final List<Path> mirror;
+  private final String tracker;
+  private final int trackerPort;
+  private volatile String nodeId;
+  private volatile String webAddress;
+  private volatile boolean up = true;
+  private volatile String runId = "between-runs";
+  private final faultbed.faults.Held cutOff = new faultbed.faults.Held();
+
+  /**
+   * @param address the worker's address as the cluster names it (map output URLs, attempts' hosts)
+   * @param tracker host and port the RM's resource tracker listens on: the NodeManager's heartbeats go there
+   */
+  RemoteWorker(int index, RemoteNodeManager nm, String nodeId, String webAddress, String address, int shufflePort,
+      List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort) {
+    this.index = index;
+    this.nm = nm;
+    this.nodeId = nodeId;
+    this.webAddress = webAddress;
+    this.address = address;
+    this.shufflePort = shufflePort;
+    this.localDirs = List.copyOf(localDirs);
+    this.remoteLogDirs = List.copyOf(remoteLogDirs);
+    this.mirror = List.copyOf(mirror);
+    this.tracker = tracker;
+    this.trackerPort = trackerPort;
+  }
+
+  RemoteNodeManager nodeManager() {
+    return nm;
+  }
+
+  RemoteHost host() {
+    return nm.host();
+  }
+
+  /** The inventory's name of the host. */
+  public String hostName() {
+    return nm.host().target().name();
+  }
+
+  List<String> remoteLogDirs() {
+    return remoteLogDirs;
+  }
+
+  List<Path> mirror() {
+    return mirror;
+  }
+
+  String webAddress() {
+    return webAddress;
+  }
+
+  /** The run whose faults are being made: rules on the host carry its id. */
+  void forRun(String id) {
+    this.runId = id;
+  }
+
+  /** After a restart: the NodeManager's id and web address as the RM now lists them. */
+  void serving(String id, String web) {
+    this.nodeId = id;
+    this.webAddress = web;
+    this.up = true;
+  }
+
+  void down() {
+    this.up = false;
+  }
+
+  @Override
+  public int index() {
+    return index;
+  }
+
+  @Override
+  public String nodeId() {
+    return nodeId;
+  }
+
+  @Override
+  public String address() {
+    return address;
+  }
+
+  /** Measured over SSH with four probes (a few milliseconds); history times are on the hosts' clocks. */
+  @Override
+  public faultbed.results.RunRecord.Clock clock() {
+    RemoteHost.ClockOffset c = nm.host().clockOffset(4);
+    return new faultbed.results.RunRecord.Clock(c.offsetMs(), c.roundTripMs());
+  }
+
+  @Override
+  public int shufflePort() {
+    return shufflePort;
+  }
+
+  @Override
+  public List<String> localDirs() {
+    return localDirs;
+  }
+
+  /** The local copies of the host's container log folders, filled after each job. */
+  @Override
+  public List<String> logDirs() {
+    return mirror.stream().map(Path::toString).toList();
+  }
+
+  /** The pids, on the host, of the NodeManager and every process under it. */
+  @Override
+  public Set<Long> processes() {
+    return up ? new TreeSet<>(nm.tree()) : Set.of();
+  }
+
+  @Override
+  public String cgroup() {
+    return "host " + hostName() + " (NodeManager process tree)";
+  }
+
+  /** Every process of the NodeManager's tree stopped (SIGSTOP) until healed. */
+  @Override
+  public Installed freeze() {
+    return nm.freeze(runId);
+  }
+
+  @Override
+  public Installed limit(Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond) {
+    throw notYet("slow-node");
+  }
+
+  @Override
+  public Installed cpuSpinners(int count) {
+    throw notYet("cpu-hog");
+  }
+
+  @Override
+  public Installed diskWriters(Ledger ledger, String id, int count, long blockBytes, long fileBytes, boolean direct) {
+    throw notYet("disk-load");
+  }
+
+  private PreconditionFailed notYet(String kind) {
+    return new PreconditionFailed(kind + " on host " + hostName() + ": the remote backend does not make this fault yet");
+  }
+
+  @Override
+  public List<Integer> ports() {
+    return nm.ports();
+  }
+
+  /** The host's packets to the RM's resource tracker dropped: heartbeats stop reaching the RM. */
+  @Override
+  public void pauseHeartbeats() {
+    cutOff.on(() -> nm.cutTo(runId, tracker, trackerPort));
+  }
+
+  @Override
+  public void resumeHeartbeats() {
+    cutOff.off();
+  }
+
+  @Override
+  public boolean isUp() {
+    return up;
+  }
+
+  /** Attempt ids on the command lines of the NodeManager's tree. */
+  @Override
+  public List<String> runningAttempts() {
+    return Node.attemptsIn(commandLines());
+  }
+
+  @Override
+  public boolean runsApplicationMaster() {
+    return Node.applicationMasterIn(commandLines());
+  }
+
+  private List<String> commandLines() {
+    if (!up) {
+      return List.of();
+    }
+    Set<Long> tree = new TreeSet<>(nm.tree());
+    return nm.processes().stream().filter(p -> tree.contains(p.pid())).map(RemoteNodeManager.Proc::args).toList();
+  }
+
+  /** SIGKILL to the NodeManager's whole tree at once; the host stays up. */
+  @Override
+  public Map<String, String> crash() {
+    Map<String, String> detail = new LinkedHashMap<>(nm.crash());
+    up = false;
+    detail.put("killedThrough", "kill -KILL over SSH");
+    return detail;
+  }
+
+  @Override
+  public Map<String, String> stopGracefully() {
+    nm.stop();
+    up = false;
+    return Map.of("host", hostName(), "signal", "TERM");
+  }
+
+  /** Where this node's network faults are made: the host's own packet filter. */
+  NetworkFaults network() {
+    return new NetworkFaults() {
+      @Override
+      public String name() {
+        return "remote host " + hostName();
+      }
+
+      @Override
+      public List<Integer> reach(List<Integer> ports) {
+        return List.copyOf(ports);
+      }
+
+      @Override
+      public Installed cap(String id, List<Integer> ports, long bytesPerSecond) {
+        throw notYet("bandwidth-cap");
+      }
+
+      @Override
+      public Installed delay(String id, List<Integer> ports, Duration delay, Duration jitter) {
+        throw notYet("latency");
+      }
+
+      @Override
+      public Installed dropAll(String id, List<Integer> ports) {
+        return nm.dropAll(id, ports);
+      }
+
+      @Override
+      public Installed dropRst(String id, List<Integer> ports) {
+        return nm.dropRst(id, ports);
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "node " + index + " (host " + nm.host().target() + ")";
+  }
+}
