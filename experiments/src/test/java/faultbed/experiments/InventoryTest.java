@@ -94,6 +94,32 @@ class InventoryTest {
     assertInstanceOf(Become.class, w1.become());
   }
 
+  /**
+   * A scenario names its inventory relative to itself; its workers become the nodes; what the
+   * remote backend cannot do (compress the cluster's timers, a fault kind it does not make) is one
+   * line naming the field, before anything starts.
+   */
+  @Test
+  void aScenarioOnTheRemoteBackendReadsItsInventoryAndIsRefusedWhatTheBackendCannotDo() throws IOException {
+    read("{ \"clientConfig\": \"conf\", \"workers\": [ { \"name\": \"w1\", \"address\": \"a\" },"
+        + " { \"name\": \"w2\", \"address\": \"b\" } ] }");
+    String cluster = "\"cluster\": { \"nodes\": 4, \"backend\": \"remote\", \"inventory\": \"lab.json\"";
+    String workload = "\"workload\": { \"type\": \"sort\", \"size\": \"1MB\" }";
+    var ok = faultbed.experiments.scenario.ScenarioParser.parse(Files.writeString(dir.resolve("ok.json"),
+        "{ " + cluster + " }, " + workload + " }"));
+    assertEquals(2, ok.variants().get(0).cluster().nodes(), "the inventory's workers are the nodes");
+    assertEquals("lab", ok.variants().get(0).cluster().inventory().name());
+    ScenarioException scaled = assertThrows(ScenarioException.class, () -> faultbed.experiments.scenario.ScenarioParser
+        .parse(Files.writeString(dir.resolve("scaled.json"), "{ " + cluster + ", \"timeScale\": 0.05 }, " + workload
+            + " }")));
+    assertEquals("cluster.timeScale", scaled.field(), scaled.getMessage());
+    ScenarioException slow = assertThrows(ScenarioException.class, () -> faultbed.experiments.scenario.ScenarioParser
+        .parse(Files.writeString(dir.resolve("slow.json"), "{ " + cluster + " }, " + workload + ", \"faults\": [ {"
+            + " \"kind\": \"slow-node\", \"node\": 0, \"at\": \"1s\", \"cpu\": 0.5 } ] }")));
+    assertEquals("faults[0].kind", slow.field(), slow.getMessage());
+    assertTrue(slow.getMessage().contains("the remote backend does not make slow-node faults yet"), slow.getMessage());
+  }
+
   /** A worker's own start command overrides the inventory's; a worker left without one has none. */
   @Test
   void aWorkersNodeManagerStartOverridesTheInventorys() throws IOException {

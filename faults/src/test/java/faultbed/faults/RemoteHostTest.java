@@ -79,6 +79,36 @@ class RemoteHostTest {
     }
   }
 
+  /**
+   * One connection carries many commands at once (faults on several steps, their heals, probes),
+   * and commands that leave a process running detached: sshd's limit on sessions per connection
+   * (OpenSSH: 10) never refuses one.
+   */
+  @Test
+  void manyCommandsAtOnceAndDetachedProcessesShareOneConnection() throws Exception {
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
+      for (int i = 0; i < 12; i++) {
+        remote.check(List.of("setsid", "-f", "sh", "-c", "exec sleep 611.5 >> /dev/null 2>&1 < /dev/null"));
+        RemoteHost.ClockOffset clock = remote.clockOffset(4);
+        // the same clock: within half the round trip, and a millisecond of resolution at each end
+        assertTrue(Math.abs(clock.offsetMs()) <= clock.roundTripMs() / 2 + 2, "the same clock: " + clock);
+      }
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+      try {
+        List<java.util.concurrent.Future<RemoteHost.Result>> results = new java.util.ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+          results.add(pool.submit(() -> remote.probe(List.of("sh", "-c", "sleep 0.05; echo ok"))));
+        }
+        for (var r : results) {
+          assertEquals("ok", r.get().out().strip(), r.get().toString());
+        }
+      } finally {
+        pool.shutdownNow();
+        remote.act(List.of("pkill", "-f", "^sleep 611[.]5$"));
+      }
+    }
+  }
+
   @Test
   void wordsReachTheHostAsTheyWere() {
     try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {

@@ -22,9 +22,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.SleepJob;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,11 +31,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The remote backend's test cluster is a real one, and faultbed's remote faults act on it as on a
- * user's machines: NodeManagers register from their own addresses; a job submitted with nothing
- * but the client configuration runs on them; over SSH each worker shows one NodeManager (the host
- * has a process space of its own); rules and frozen trees a harness left behind, its ledger on the
- * host undoes; a crash kills the NodeManager's tree and the ResourceManager declares it LOST.
+ * The remote backend against a real cluster of hosts, as against a user's machines: NodeManagers
+ * register from their own addresses; over SSH each worker shows one NodeManager (the host has a
+ * process space of its own); rules and frozen trees a harness left behind, its ledger on the host
+ * undoes; a dry run lists each host's commands and changes nothing; the quickstart runs with only the
+ * inventory added (a crash over SSH, LOST, the NodeManager brought back, the run classified); and
+ * what a SIGKILLed harness left on three hosts, the next start heals.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class YarnHostsTest {
@@ -75,23 +73,10 @@ class YarnHostsTest {
   }
 
   @Test
-  @Order(1)
-  void aJobRunsOnTheWorkersWithNothingButTheClientConfiguration() throws Exception {
-    Set<String> addresses = cluster.workers().stream().map(YarnHosts.Host::address).collect(Collectors.toSet());
-    assertEquals(addresses, Set.copyOf(cluster.runningNodeManagers()));
-    Configuration conf = new Configuration();
-    for (String f : List.of("core-site.xml", "hdfs-site.xml", "yarn-site.xml", "mapred-site.xml")) {
-      conf.addResource(new org.apache.hadoop.fs.Path(cluster.clientConfig().resolve(f).toUri()));
-    }
-    SleepJob sleep = new SleepJob();
-    sleep.setConf(conf);
-    Job job = sleep.createJob(3, 1, 500, 1, 500, 1);
-    assertTrue(job.waitForCompletion(false), "the job on the test cluster: " + job.getStatus());
-  }
-
-  @Test
   @Order(2)
-  void eachWorkerShowsItsOwnNodeManagerOverSsh() {
+  void eachWorkerShowsItsOwnNodeManagerOverSsh() throws Exception {
+    Set<String> addresses = cluster.workers().stream().map(YarnHosts.Host::address).collect(Collectors.toSet());
+    assertEquals(addresses, Set.copyOf(cluster.runningNodeManagers()), "each registered from its own address");
     for (YarnHosts.Host w : cluster.workers()) {
       try (RemoteHost host = connect(w)) {
         RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "test-probe"), "test-probe");
@@ -139,28 +124,6 @@ class YarnHostsTest {
     return host.probe(List.of("ps", "-o", "stat=", "-p", Long.toString(pid))).out().strip().substring(0, 1);
   }
 
-  @Test
-  @Order(4)
-  void aCrashKillsTheNodeManagersTreeAndTheResourceManagerDeclaresItLost() {
-    YarnHosts.Host w3 = cluster.workers().get(2);
-    try (RemoteHost host = connect(w3)) {
-      RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "test-crash"), "test-crash");
-      var detail = nm.crash();
-      assertTrue(Integer.parseInt(detail.get("processesKilled")) >= 1, detail.toString());
-      assertTrue(nm.processes().stream().noneMatch(p -> p.args().contains("nodemanager.NodeManager")),
-          "the NodeManager is gone");
-    }
-    Awaitility.await("w3 LOST").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
-        .until(() -> !cluster.runningNodeManagers().contains(w3.address()));
-    // the inventory's command brings it back, detached from the SSH session that ran it
-    try (RemoteHost host = connect(w3)) {
-      new RemoteNodeManager(host, new RemoteLedger(host, "test-crash"), "test-crash")
-          .start(inventory.nodeManagerStart().get(w3.name()));
-    }
-    Awaitility.await("w3 RUNNING again").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
-        .ignoreExceptions().until(() -> cluster.runningNodeManagers().contains(w3.address()));
-  }
-
   /**
    * The quickstart, with nothing changed but the inventory on the command line: its crash is made
    * over SSH on one of the workers, the ResourceManager declares that NodeManager LOST, the record
@@ -194,6 +157,12 @@ class YarnHostsTest {
     assertNotNull(fault.injectedMs(), crash.notes().toString());
     assertTrue(crash.nodeTransitions().stream().anyMatch(t -> t.node() == fault.node() && t.to().equals("LOST")),
         "the crashed NodeManager went LOST: " + crash.nodeTransitions());
+    RunRecord baseline = records.stream().filter(r -> r.variant().equals("baseline")).findFirst().orElseThrow();
+    if (baseline.startedAt().compareTo(crash.startedAt()) > 0) { // the reset between them brought it back
+      assertEquals(crash.nodes().get(fault.node()).nodeId(), baseline.nodes().get(fault.node()).nodeId());
+      assertEquals(Set.copyOf(cluster.workers().stream().map(YarnHosts.Host::address).toList()),
+          Set.copyOf(cluster.runningNodeManagers()), "the inventory's command brought the crashed NodeManager back");
+    }
 
     assertTrue(crash.nodes().stream().allMatch(n -> n.clock() != null && n.clock().roundTripMs() < 1000),
         "every host's clock measured: " + crash.nodes());
@@ -248,8 +217,9 @@ class YarnHostsTest {
         "scenarios/quickstart.json", "--inventory", dir.resolve("inventory.json").toString(), "--dry-run"),
         err.toString());
     System.out.println(out);
-    for (YarnHosts.Host w : cluster.workers()) {
-      assertTrue(out.toString().contains("host " + w.name() + ":\n  kill -KILL "), out.toString());
+    for (YarnHosts.Host w : cluster.workers()) { // its section: the crash's ledger entry, then the kill
+      String section = out.toString().split("host " + w.name() + ":\n")[1].split("\nhost ")[0];
+      assertTrue(section.contains("NodeManager killed (dry-run)") && section.contains("\n  kill -KILL "), section);
     }
     assertEquals(before, hostsState(), "the dry run changed a host");
   }
@@ -258,15 +228,16 @@ class YarnHostsTest {
       { "name": "held", "workload": { "type": "synthetic", "maps": 3, "reduces": 1, "mapTime": "120s", "reduceTime": "1s" },
         "faults": [
           { "kind": "freeze", "node": 0, "at": "1s", "for": "10min" },
+          { "kind": "crash", "node": 0, "at": "3s" },
           { "kind": "rst-suppression", "node": 1, "at": "1s", "for": "10min" },
           { "kind": "blackhole", "node": 2, "at": "1s", "for": "10min" } ],
         "runs": 1 }
       """;
 
   /**
-   * A harness SIGKILLed while a freeze, an RST suppression and a blackhole hold on three workers
-   * leaves them there; the next start of the remote cluster heals every one, says so, and leaves
-   * nothing on any host.
+   * A harness SIGKILLed while a freeze (then a crash), an RST suppression and a blackhole hold on
+   * three workers leaves them there; the next start of the remote cluster heals every one (the
+   * crashed NodeManager started again), says so, and leaves nothing on any host.
    */
   @Test
   @Order(7)
@@ -290,8 +261,8 @@ class YarnHostsTest {
     }
     YarnHosts.Host w1 = cluster.workers().get(0);
     try (RemoteHost host = connect(w1)) {
-      assertEquals("T", state(host, new RemoteNodeManager(host, new RemoteLedger(host, "c"), "c").pid()),
-          "the freeze outlives the harness");
+      assertTrue(new RemoteNodeManager(host, new RemoteLedger(host, "c"), "c").processes().stream()
+          .noneMatch(p -> p.args().contains("nodemanager.NodeManager")), "the crashed NodeManager stays down");
     }
     Inventory parsed = InventoryParser.parse(inv);
     List<String> said = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -320,11 +291,13 @@ class YarnHostsTest {
     assertNothingLeft();
   }
 
-  /** w1's NodeManager stopped, and rules of harness {@code owner} on w2 and w3. */
+  /** w1's NodeManager frozen then crashed (its ledger says both), and rules of harness {@code owner} on w2 and w3. */
   private static boolean allThreeInPlace(String owner) {
     List<YarnHosts.Host> w = cluster.workers();
     try (RemoteHost w1 = connect(w.get(0)); RemoteHost w2 = connect(w.get(1)); RemoteHost w3 = connect(w.get(2))) {
-      return state(w1, new RemoteNodeManager(w1, new RemoteLedger(w1, "c"), "c").pid()).equals("T")
+      String ledger = w1.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/" + owner + "*.ledger")).out();
+      return ledger.contains("stopped (") && ledger.contains("NodeManager killed")
+          && w1.probe(List.of("pgrep", "-f", "nodemanager[.]NodeManager")).code() == 1
           && w2.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner)
           && w3.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner);
     }

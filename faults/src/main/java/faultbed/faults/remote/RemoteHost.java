@@ -30,6 +30,10 @@ import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
  * refused, as OpenSSH's strict checking does.
  */
 public final class RemoteHost implements AutoCloseable {
+  /** Channels open at once on one host's connection: under OpenSSH's default MaxSessions of 10. */
+  static final int CHANNELS = 8;
+
+  private final java.util.concurrent.Semaphore channels = new java.util.concurrent.Semaphore(CHANNELS, true);
   /** What a command did: its exit code and what it printed on each stream. */
   public record Result(int code, String out, String err) {
     public boolean ok() {
@@ -196,6 +200,7 @@ public final class RemoteHost implements AutoCloseable {
 
   private int run(List<String> argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
     String command = quote(argv);
+    acquire(command);
     try (ChannelExec channel = session.createExecChannel(command)) {
       channel.setOut(out);
       channel.setErr(err);
@@ -208,6 +213,25 @@ public final class RemoteHost implements AutoCloseable {
       return code == null ? -1 : code;
     } catch (IOException e) {
       throw new IllegalStateException("host " + target.name() + ": " + command + " could not run: " + oneLine(e), e);
+    } finally {
+      channels.release();
+    }
+  }
+
+  /**
+   * A channel of the session, waiting (bounded) while {@link #CHANNELS} are open: sshd refuses
+   * more sessions on one connection than its MaxSessions (OpenSSH: 10), and faults on several
+   * steps, their heals and the harness's probes may all reach one host at once.
+   */
+  private void acquire(String command) {
+    try {
+      if (!channels.tryAcquire(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        throw new IllegalStateException("host " + target.name() + ": " + command + " waited " + timeout + " for one of "
+            + CHANNELS + " SSH channels");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("host " + target.name() + ": interrupted before " + command, e);
     }
   }
 
@@ -218,7 +242,11 @@ public final class RemoteHost implements AutoCloseable {
    */
   public ClockOffset clockOffset(int probes) {
     java.util.concurrent.CompletableFuture<ClockOffset> f = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-      try (ChannelExec ch = session.createExecChannel(quote(List.of("sh", "-c", "while read x; do date +%s%3N; done")))) {
+      acquire("clock probe");
+      // a fixed number of answers, so the shell ends by itself and its session is freed (sshd keeps a
+      // session whose command still runs, and allows only so many per connection)
+      String loop = "i=0; while [ $i -le " + probes + " ] && read x; do date +%s%3N; i=$((i+1)); done";
+      try (ChannelExec ch = session.createExecChannel(quote(List.of("sh", "-c", loop)))) {
         ch.open().verify(timeout);
         java.io.OutputStream in = ch.getInvertedIn();
         java.io.BufferedReader out = new java.io.BufferedReader(
@@ -241,9 +269,12 @@ public final class RemoteHost implements AutoCloseable {
           }
         }
         in.close();
+        ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
         return new ClockOffset(offset, bestRtt / 1_000_000.0);
       } catch (IOException e) {
         throw new IllegalStateException("host " + target.name() + ": the clock probe failed: " + oneLine(e), e);
+      } finally {
+        channels.release();
       }
     });
     try {

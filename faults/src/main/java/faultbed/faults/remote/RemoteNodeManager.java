@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
 public final class RemoteNodeManager {
   /** Hadoop's NodeManager, as its scripts and every distribution start it. */
   static final String MAIN_CLASS = "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
+  /** The main class as a pgrep pattern that does not match the shell running pgrep. */
+  private static final String MAIN_PATTERN = "'" + MAIN_CLASS.replace(".", "[.]") + "'";
 
   /** One process of the host. */
   public record Proc(long pid, long ppid, String args) {}
@@ -96,11 +98,13 @@ public final class RemoteNodeManager {
 
   /**
    * Kills the NodeManager and all its containers at once (SIGKILL to every process of its tree),
-   * the host staying up, and returns what the injection saw. Nothing to undo: the cluster's own
-   * means bring the NodeManager back.
+   * the host staying up, and returns what the injection saw. With {@code restart} (the inventory's
+   * start command) the ledger gets the crash first: whoever heals it, this harness at its stop or the
+   * next after a SIGKILL, starts the NodeManager again if none runs by then.
    */
-  public Map<String, String> crash() {
+  public Map<String, String> crash(String runId, List<String> restart) {
     List<Long> tree = tree();
+    down("killed", runId, restart);
     List<String> kill = new ArrayList<>(List.of("kill", "-KILL"));
     tree.forEach(p -> kill.add(Long.toString(p)));
     RemoteHost.Result r = host.act(kill);
@@ -163,16 +167,33 @@ public final class RemoteNodeManager {
    * session (its own session, output to a log in faultbed's folder), so it outlives the call.
    */
   public void start(List<String> command) {
+    host.check(detached(command));
+  }
+
+  private static List<String> detached(List<String> command) {
     List<String> detached = new ArrayList<>(List.of("setsid", "-f", "sh", "-c",
         "mkdir -p \"$HOME/.faultbed\" && exec \"$@\" >> \"$HOME/.faultbed/nodemanager-start.log\" 2>&1 < /dev/null",
         "start"));
     detached.addAll(command);
-    host.check(detached);
+    return detached;
   }
 
-  /** SIGTERM to the NodeManager: it stops its containers and tells the ResourceManager it is leaving. */
-  public void stop() {
-    host.check(List.of("kill", "-TERM", Long.toString(pid())));
+  /**
+   * SIGTERM to the NodeManager: it stops its containers and tells the ResourceManager it is
+   * leaving. With {@code restart}, held in the ledger as a crash is.
+   */
+  public void stop(String runId, List<String> restart) {
+    long pid = pid();
+    down("stopped", runId, restart);
+    host.check(List.of("kill", "-TERM", Long.toString(pid)));
+  }
+
+  /** The NodeManager taken down, in the ledger: healing starts it again unless one runs by then. */
+  private void down(String how, String runId, List<String> restart) {
+    if (restart != null) {
+      ledger.record("NodeManager " + how + " (" + runId + ")", List.of("sh", "-c", "! pgrep -f " + MAIN_PATTERN),
+          detached(restart));
+    }
   }
 
   /** The comment every rule faultbed adds on a host carries: which harness, which run. */

@@ -119,7 +119,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
         workers.add(new RemoteWorker(index, nm, id, web(node), NodeId.fromString(id).getHost(),
             nmConf.getInt("mapreduce.shuffle.port", 13562),
             List.of(nmConf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)), List.of(logDirs), mirror,
-            trackerHost, tracker.getPort()));
+            trackerHost, tracker.getPort(), inventory.nodeManagerStart().get(target.name())));
         RemoteHost.ClockOffset clock = host.clockOffset(4);
         log.accept(String.format("worker %s is node %d (%s), its clock %+d ms from this machine's (round trip %.1f ms)",
             target.name(), index, id, clock.offsetMs(), clock.roundTripMs()));

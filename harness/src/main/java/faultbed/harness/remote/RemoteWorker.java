@@ -30,6 +30,8 @@ public final class RemoteWorker implements Node {
   private final List<String> remoteLogDirs;
   private final List<Path> mirror;
   private final String tracker;
+  /** The inventory's command that starts the NodeManager again; null if it gives none. */
+  private final List<String> restart;
   private final int trackerPort;
   private volatile String nodeId;
   private volatile String webAddress;
@@ -42,7 +44,8 @@ public final class RemoteWorker implements Node {
    * @param tracker host and port the RM's resource tracker listens on: the NodeManager's heartbeats go there
    */
   RemoteWorker(int index, RemoteNodeManager nm, String nodeId, String webAddress, String address, int shufflePort,
-      List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort) {
+      List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort,
+      List<String> restart) {
     this.index = index;
     this.nm = nm;
     this.nodeId = nodeId;
@@ -54,6 +57,7 @@ public final class RemoteWorker implements Node {
     this.mirror = List.copyOf(mirror);
     this.tracker = tracker;
     this.trackerPort = trackerPort;
+    this.restart = restart;
   }
 
   RemoteNodeManager nodeManager() {
@@ -211,10 +215,14 @@ public final class RemoteWorker implements Node {
     return nm.processes().stream().filter(p -> tree.contains(p.pid())).map(RemoteNodeManager.Proc::args).toList();
   }
 
-  /** SIGKILL to the NodeManager's whole tree at once; the host stays up. */
+  /**
+   * SIGKILL to the NodeManager's whole tree at once; the host stays up. The host's ledger holds the
+   * crash until the NodeManager runs again: a harness that dies before its reset brought it back
+   * leaves the next one to start it.
+   */
   @Override
   public Map<String, String> crash() {
-    Map<String, String> detail = new LinkedHashMap<>(nm.crash());
+    Map<String, String> detail = new LinkedHashMap<>(nm.crash(runId, restart));
     up = false;
     detail.put("killedThrough", "kill -KILL over SSH");
     return detail;
@@ -222,7 +230,7 @@ public final class RemoteWorker implements Node {
 
   @Override
   public Map<String, String> stopGracefully() {
-    nm.stop();
+    nm.stop(runId, restart);
     up = false;
     return Map.of("host", hostName(), "signal", "TERM");
   }
