@@ -79,6 +79,9 @@ public final class RemoteHost implements AutoCloseable {
     client.setServerKeyVerifier(new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
         target.knownHosts()));
     client.setKeyIdentityProvider(new FileKeyPairProvider(target.key()));
+    // every command is a handful of small messages each way: Nagle's algorithm against the peer's
+    // delayed ACKs would add tens of milliseconds to each of them
+    org.apache.sshd.core.CoreModuleProperties.TCP_NODELAY.set(client, true);
     client.start();
     ClientSession session = null;
     try {
