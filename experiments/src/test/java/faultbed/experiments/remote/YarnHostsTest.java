@@ -202,6 +202,11 @@ class YarnHostsTest {
             .out().strip(), w.name() + ": a harness ledger not healed");
         RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "check"), "check");
         assertFalse(state(host, nm.pid()).startsWith("T"), w.name() + ": the NodeManager is left stopped");
+        assertFalse(host.probeAsRoot(List.of("tc", "qdisc", "show", "dev", "eth0")).out().contains("htb fb:"),
+            w.name() + ": a qdisc left");
+        assertFalse(host.probe(List.of("pgrep", "-f", "[f]aultbed(=|-dd-)")).ok(), w.name() + ": a load process left");
+        assertEquals("", host.probe(List.of("find", w.dir().resolve("nm-local").toString(), "-maxdepth", "1", "-name",
+            "faultbed-dd-*")).out().strip(), w.name() + ": a dd file left");
       }
     }
   }
@@ -247,14 +252,18 @@ class YarnHostsTest {
           { "kind": "freeze", "node": 0, "at": "1s", "for": "10min" },
           { "kind": "crash", "node": 0, "at": "3s" },
           { "kind": "rst-suppression", "node": 1, "at": "1s", "for": "10min" },
-          { "kind": "blackhole", "node": 2, "at": "1s", "for": "10min" } ],
+          { "kind": "cpu-hog", "node": 1, "at": "1s", "spinners": 1, "for": "10min" },
+          { "kind": "blackhole", "node": 2, "at": "1s", "for": "10min" },
+          { "kind": "bandwidth-cap", "node": 2, "at": "1s", "rate": "10MB/s", "for": "10min" },
+          { "kind": "disk-load", "node": 2, "at": "1s", "writers": 1, "block": "1MB", "file": "16MB", "for": "10min" } ],
         "runs": 1 }
       """;
 
   /**
-   * A harness SIGKILLed while a freeze (then a crash), an RST suppression and a blackhole hold on
-   * three workers leaves them there; the next start of the remote cluster heals every one (the
-   * crashed NodeManager started again), says so, and leaves nothing on any host.
+   * A harness SIGKILLed while every kind of remote fault holds (a freeze then a crash on w1, an RST
+   * suppression and CPU spinners on w2, a blackhole, a bandwidth cap and dd writers on w3) leaves
+   * them there; the next start of the remote cluster heals every one (the crashed NodeManager
+   * started again), says so, and leaves nothing on any host: no rule, qdisc, load process or file.
    */
   @Test
   @Order(7)
@@ -300,7 +309,10 @@ class YarnHostsTest {
       return ledger.contains("stopped (") && ledger.contains("NodeManager killed")
           && w1.probe(List.of("pgrep", "-f", "nodemanager[.]NodeManager")).code() == 1
           && w2.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner)
-          && w3.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner);
+          && w2.probe(List.of("pgrep", "-f", "[f]aultbed=" + owner)).ok()
+          && w3.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner)
+          && w3.probeAsRoot(List.of("tc", "qdisc", "show", "dev", "eth0")).out().contains("htb fb:")
+          && w3.probe(List.of("pgrep", "-f", "[f]aultbed-dd-" + owner)).ok();
     }
   }
 

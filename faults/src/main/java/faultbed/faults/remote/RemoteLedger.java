@@ -22,12 +22,17 @@ public final class RemoteLedger {
 
   /**
    * One thing installed: what it is, for messages; a probe run as root that succeeds while the
-   * thing is still there (null: always undo); and the command, run as root, that undoes it.
+   * thing is still there (null: always undo), and, if {@code present} is given, prints it then;
+   * and the command, run as root, that undoes it.
    */
-  public record Entry(String what, List<String> check, List<String> undo) {
+  public record Entry(String what, List<String> check, List<String> undo, String present) {
     public Entry {
       check = check == null ? null : List.copyOf(check);
       undo = List.copyOf(undo);
+    }
+
+    public Entry(String what, List<String> check, List<String> undo) {
+      this(what, check, undo, null);
     }
   }
 
@@ -62,9 +67,21 @@ public final class RemoteLedger {
    * while {@code check} succeeds (or always, when it is null).
    */
   public void record(String what, List<String> check, List<String> undo) {
+    record(new Entry(what, check, undo));
+  }
+
+  /**
+   * {@link #record(String, List, List)} for things a probe lists rather than tests (a qdisc):
+   * {@code undo} runs while {@code check}'s output holds {@code present}.
+   */
+  public void record(String what, List<String> check, String present, List<String> undo) {
+    record(new Entry(what, check, undo, present));
+  }
+
+  private void record(Entry entry) {
     String line;
     try {
-      line = JSON.writeValueAsString(new Entry(what, check, undo));
+      line = JSON.writeValueAsString(entry);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
@@ -130,8 +147,11 @@ public final class RemoteLedger {
     List<String> done = new ArrayList<>();
     RuntimeException first = null;
     for (Entry e : entries) {
-      if (e.check() != null && !host.probeAsRoot(e.check()).ok()) {
-        continue; // gone already: healed before, or never made
+      if (e.check() != null) {
+        RemoteHost.Result c = host.probeAsRoot(e.check());
+        if (!c.ok() || (e.present() != null && !c.out().contains(e.present()))) {
+          continue; // gone already: healed before, or never made
+        }
       }
       RemoteHost.Result r = host.act(e.undo());
       if (r.ok()) {

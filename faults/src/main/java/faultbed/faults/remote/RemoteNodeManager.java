@@ -208,6 +208,60 @@ public final class RemoteNodeManager {
     }
   }
 
+  /**
+   * {@code count} CPU spinners on the host (the seed's tight loops over a 100 000-element array),
+   * as root, each with the harness, the run and "cpu" on its command line, so that healing (by this
+   * harness or, after it died, the next) kills exactly them. One command starts them all.
+   */
+  public Installed cpuSpinners(String runId, int count) {
+    if (count < 1) {
+      throw new IllegalArgumentException("cpu hog: expected count >= 1, got " + count);
+    }
+    String tag = tag(runId, "cpu");
+    List<String> kill = List.of("pkill", "-KILL", "-f", pattern(tag));
+    ledger.record(count + " CPU spinners (" + runId + ")", List.of("pgrep", "-f", pattern(tag)), kill);
+    host.check(List.of("setsid", "-f", "sh", "-c", "i=0; while [ $i -lt " + count + " ]; do awk -v \"faultbed=$0\""
+        + " 'BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }' > /dev/null 2>&1 < /dev/null &"
+        + " i=$((i+1)); done", tag));
+    return () -> host.act(kill);
+  }
+
+  /**
+   * {@code count} dd loops writing files of {@code fileBytes} in {@code block}-byte writes into
+   * {@code dir} (a local folder of the NodeManager), each file removed after it is written; healing
+   * kills the loops and their dd, then removes what they left.
+   */
+  public Installed diskWriters(String runId, String dir, int count, long blockBytes, long fileBytes, boolean direct) {
+    if (count < 1 || blockBytes < 1 || fileBytes < blockBytes) {
+      throw new IllegalArgumentException("disk load: expected count >= 1, block >= 1 byte, file >= block");
+    }
+    String tag = tag(runId, "dd");
+    String prefix = "faultbed-dd-" + tag;
+    List<String> removeFiles = List.of("find", dir, "-maxdepth", "1", "-name", prefix + "-*", "-delete");
+    List<String> kill = List.of("pkill", "-KILL", "-f", pattern(tag));
+    // the files' entry first, so that healing (newest first) stops the writers before removing them
+    ledger.record("dd files " + dir + "/" + prefix + "-* (" + runId + ")", null, removeFiles);
+    ledger.record(count + " dd writers (" + runId + ")", List.of("pgrep", "-f", pattern(tag)), kill);
+    String dd = "dd if=/dev/zero of=\"$0-$i\" bs=" + blockBytes + " count=" + (fileBytes / blockBytes)
+        + (direct ? " oflag=direct" : " conv=fsync") + "; rm -f \"$0-$i\"";
+    host.check(List.of("setsid", "-f", "sh", "-c", "i=0; while [ $i -lt " + count + " ]; do"
+        + " (while :; do " + dd + "; done) > /dev/null 2>&1 < /dev/null & i=$((i+1)); done", dir + "/" + prefix));
+    return () -> {
+      host.act(kill);
+      host.act(removeFiles);
+    };
+  }
+
+  /** What marks a load process of this harness and run on its command line. */
+  private String tag(String runId, String what) {
+    return owner + "-" + runId + "-" + what;
+  }
+
+  /** The tag as a pkill pattern that does not match the shell running pkill. */
+  private static String pattern(String tag) {
+    return "[f]aultbed" + "(=|-dd-)" + tag.replace(".", "[.]");
+  }
+
   /** The comment every rule faultbed adds on a host carries: which harness, which run. */
   String comment(String runId) {
     return "faultbed " + owner + " " + runId;

@@ -6,6 +6,7 @@ import faultbed.faults.PreconditionFailed;
 import faultbed.faults.remote.RemoteHost;
 import faultbed.faults.remote.RemoteLedger;
 import faultbed.faults.remote.RemoteNodeManager;
+import faultbed.faults.remote.RemoteTrafficControl;
 import faultbed.faults.remote.SshTarget;
 import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
@@ -54,7 +55,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   static final Duration SSH_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration SERVING = Duration.ofSeconds(120);
   /** The fault kinds this backend makes; the rest are refused before anything starts. */
-  private static final List<String> KINDS = List.of("crash", "stop", "freeze", "rst-suppression", "blackhole");
+  private static final List<String> KINDS = List.of("crash", "stop", "freeze", "rst-suppression", "blackhole",
+      "bandwidth-cap", "latency", "cpu-hog", "disk-load");
   /** Settings read by the ResourceManager itself, not carried by a job. */
   private static final List<String> RM_PREFIXES = List.of("yarn.resourcemanager.", "yarn.nm.liveness-monitor.",
       "yarn.scheduler.", "yarn.am.liveness-monitor.");
@@ -105,7 +107,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       for (int index = 0; index < hosts.size(); index++) {
         RemoteHost host = hosts.get(index);
         SshTarget target = host.target();
-        RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, ledger.owner()), ledger.owner());
+        RemoteLedger own = new RemoteLedger(host, ledger.owner());
+        RemoteNodeManager nm = new RemoteNodeManager(host, own, ledger.owner());
         nm.pid(); // one NodeManager runs there, or one line says what was found
         JsonNode node = nodeOf(target, nodes);
         Configuration nmConf = rm.daemonConfiguration(web(node));
@@ -116,7 +119,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
           mirror.add(Files.createDirectories(workDir.resolve("logs").resolve("node-" + index).resolve(Integer.toString(d))));
         }
         String id = node.path("id").asText();
-        workers.add(new RemoteWorker(index, nm, id, web(node), NodeId.fromString(id).getHost(),
+        String host0 = NodeId.fromString(id).getHost();
+        workers.add(new RemoteWorker(index, nm, new RemoteTrafficControl(host, own, ipOf(host0)), id, web(node), host0,
             nmConf.getInt("mapreduce.shuffle.port", 13562),
             List.of(nmConf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)), List.of(logDirs), mirror,
             trackerHost, tracker.getPort(), inventory.nodeManagerStart().get(target.name())));

@@ -30,6 +30,7 @@ public final class RemoteWorker implements Node {
   private final List<String> remoteLogDirs;
   private final List<Path> mirror;
   private final String tracker;
+  private final faultbed.faults.remote.RemoteTrafficControl shaping;
   /** The inventory's command that starts the NodeManager again; null if it gives none. */
   private final List<String> restart;
   private final int trackerPort;
@@ -43,11 +44,12 @@ public final class RemoteWorker implements Node {
    * @param address the worker's address as the cluster names it (map output URLs, attempts' hosts)
    * @param tracker host and port the RM's resource tracker listens on: the NodeManager's heartbeats go there
    */
-  RemoteWorker(int index, RemoteNodeManager nm, String nodeId, String webAddress, String address, int shufflePort,
+  RemoteWorker(int index, RemoteNodeManager nm, faultbed.faults.remote.RemoteTrafficControl shaping, String nodeId, String webAddress, String address, int shufflePort,
       List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort,
       List<String> restart) {
     this.index = index;
     this.nm = nm;
+    this.shaping = shaping;
     this.nodeId = nodeId;
     this.webAddress = webAddress;
     this.address = address;
@@ -161,14 +163,19 @@ public final class RemoteWorker implements Node {
     throw notYet("slow-node");
   }
 
+  /** Spinners on the host, competing with everything it runs, the NodeManager's containers among it. */
   @Override
   public Installed cpuSpinners(int count) {
-    throw notYet("cpu-hog");
+    return nm.cpuSpinners(runId, count);
   }
 
+  /** dd loops in the NodeManager's first local folder, where its containers write. */
   @Override
   public Installed diskWriters(Ledger ledger, String id, int count, long blockBytes, long fileBytes, boolean direct) {
-    throw notYet("disk-load");
+    if (localDirs.isEmpty()) {
+      throw new PreconditionFailed("disk-load on host " + hostName() + ": its NodeManager names no local folder");
+    }
+    return nm.diskWriters(id, localDirs.get(0), count, blockBytes, fileBytes, direct);
   }
 
   private PreconditionFailed notYet(String kind) {
@@ -250,12 +257,12 @@ public final class RemoteWorker implements Node {
 
       @Override
       public Installed cap(String id, List<Integer> ports, long bytesPerSecond) {
-        throw notYet("bandwidth-cap");
+        return shaping.cap(ports, bytesPerSecond);
       }
 
       @Override
       public Installed delay(String id, List<Integer> ports, Duration delay, Duration jitter) {
-        throw notYet("latency");
+        return shaping.delay(ports, delay, jitter);
       }
 
       @Override
