@@ -1,7 +1,6 @@
 package faultbed.faults;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -14,7 +13,6 @@ import java.util.Map;
 public final class TrafficControl {
   static final String KIND = "tc-root";
   static final String DEV = "lo";
-  private static final String ROOT = "fb:";
 
   private final Ledger ledger;
   private boolean rootInstalled;
@@ -52,11 +50,7 @@ public final class TrafficControl {
 
   /** Caps traffic from and to these ports at {@code bytesPerSecond} in each direction. */
   public synchronized Installed cap(List<Integer> ports, long bytesPerSecond) {
-    if (bytesPerSecond <= 0) {
-      throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
-    }
-    String rate = (bytesPerSecond * 8) + "bit";
-    return shape(ports, List.of("htb", "rate", rate, "ceil", rate), null);
+    return shape(ports, TcShape.cap(bytesPerSecond), null);
   }
 
   /** Delays each packet from and to these ports by {@code delay} (+- {@code jitter}). */
@@ -65,40 +59,19 @@ public final class TrafficControl {
     if (!p.isEmpty()) {
       throw new PreconditionFailed(p.get(0));
     }
-    List<String> netem = new ArrayList<>(List.of("netem", "delay", delay.toMillis() + "ms"));
-    if (!jitter.isZero()) {
-      netem.add(jitter.toMillis() + "ms");
-    }
-    return shape(ports, List.of("htb", "rate", "100gbit", "quantum", "200000"), netem);
+    return shape(ports, TcShape.pass(), TcShape.netem(delay, jitter));
   }
 
+  /** On loopback a packet's both ends are the node's: match its ports as source and destination. */
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
     ensureRoot();
-    int id = nextClass++;
-    String classId = "fb:" + Integer.toHexString(id);
-    String prio = Integer.toString(id);
-    List<String> addClass = new ArrayList<>(List.of("tc", "class", "add", "dev", DEV, "parent", ROOT, "classid", classId));
-    addClass.addAll(classSpec);
-    Shell.check(addClass);
-    if (leaf != null) {
-      List<String> addLeaf = new ArrayList<>(List.of("tc", "qdisc", "add", "dev", DEV, "parent", classId,
-          "handle", Integer.toHexString(0x100 + id) + ":"));
-      addLeaf.addAll(leaf);
-      Shell.check(addLeaf);
+    TcShape s = new TcShape(DEV, nextClass++, classSpec, leaf, ports, List.of("sport", "dport"));
+    Shell.check(s.addClass());
+    if (s.addLeaf() != null) {
+      Shell.check(s.addLeaf());
     }
-    for (int port : ports) {
-      for (String dir : List.of("sport", "dport")) {
-        Shell.check(List.of("tc", "filter", "add", "dev", DEV, "parent", ROOT, "protocol", "ip", "prio", prio,
-            "u32", "match", "ip", dir, Integer.toString(port), "0xffff", "flowid", classId));
-      }
-    }
-    return () -> {
-      Shell.run(List.of("tc", "filter", "del", "dev", DEV, "parent", ROOT, "prio", prio));
-      if (leaf != null) {
-        Shell.run(List.of("tc", "qdisc", "del", "dev", DEV, "parent", classId));
-      }
-      Shell.run(List.of("tc", "class", "del", "dev", DEV, "classid", classId));
-    };
+    s.addFilters().forEach(Shell::check);
+    return () -> s.removal().forEach(Shell::run);
   }
 
   private void ensureRoot() {
@@ -106,7 +79,7 @@ public final class TrafficControl {
       return;
     }
     String current = Shell.check(List.of("tc", "qdisc", "show", "dev", DEV));
-    if (current.contains("qdisc htb fb: root")) {
+    if (current.contains(TcShape.ROOT_SHOWN)) {
       throw new PreconditionFailed("another faultbed process shapes traffic on lo now; run one at a time"
           + " ('faultbed doctor' lists leftovers of dead ones)");
     }
@@ -115,9 +88,7 @@ public final class TrafficControl {
           .orElse("") + "); faultbed will not replace it");
     }
     ledger.record(new LedgerEntry(KIND, DEV, "cluster", Map.of()));
-    Shell.check(List.of("tc", "qdisc", "add", "dev", DEV, "root", "handle", ROOT, "htb", "default", "1"));
-    Shell.check(List.of("tc", "class", "add", "dev", DEV, "parent", ROOT, "classid", "fb:1", "htb", "rate",
-        "100gbit", "quantum", "200000"));
+    TcShape.root(DEV, false).forEach(Shell::check);
     rootInstalled = true;
   }
 
@@ -144,7 +115,7 @@ public final class TrafficControl {
     }
 
     private static boolean ours() {
-      return Shell.run(List.of("tc", "qdisc", "show", "dev", DEV)).out().contains("qdisc htb fb: root");
+      return Shell.run(List.of("tc", "qdisc", "show", "dev", DEV)).out().contains(TcShape.ROOT_SHOWN);
     }
   }
 }

@@ -2,8 +2,8 @@ package faultbed.faults.remote;
 
 import faultbed.faults.Installed;
 import faultbed.faults.PreconditionFailed;
+import faultbed.faults.TcShape;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -16,7 +16,6 @@ import java.util.Set;
  * kernel default (noqueue, pfifo_fast, fq_codel, fq, mq); deleting it brings that default back.
  */
 public final class RemoteTrafficControl {
-  private static final String ROOT = "fb:";
   /** Root qdiscs the kernel puts on an interface by itself: replacing one loses nothing of the user's. */
   private static final Set<String> DEFAULTS = Set.of("noqueue", "pfifo_fast", "fq_codel", "fq", "mq", "pfifo");
 
@@ -36,53 +35,30 @@ public final class RemoteTrafficControl {
 
   /** Caps what these ports send at {@code bytesPerSecond}. */
   public synchronized Installed cap(List<Integer> ports, long bytesPerSecond) {
-    if (bytesPerSecond <= 0) {
-      throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
-    }
-    String rate = (bytesPerSecond * 8) + "bit";
-    return shape(ports, List.of("htb", "rate", rate, "ceil", rate), null);
+    return shape(ports, TcShape.cap(bytesPerSecond), null);
   }
 
   /** Delays each packet these ports send by {@code delay} (+- {@code jitter}). */
   public synchronized Installed delay(List<Integer> ports, Duration delay, Duration jitter) {
-    List<String> netem = new ArrayList<>(List.of("netem", "delay", delay.toMillis() + "ms"));
-    if (!jitter.isZero()) {
-      netem.add(jitter.toMillis() + "ms");
-    }
-    return shape(ports, List.of("htb", "rate", "100gbit", "quantum", "200000"), netem);
+    return shape(ports, TcShape.pass(), TcShape.netem(delay, jitter));
   }
 
+  /** What leaves the interface from the ports: matched on its source port. */
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
     String dev = device();
     ensureRoot(dev);
-    int id = nextClass++;
-    String classId = ROOT + Integer.toHexString(id);
-    String prio = Integer.toString(id);
-    List<String> addClass = new ArrayList<>(List.of("tc", "class", "add", "dev", dev, "parent", ROOT, "classid", classId));
-    addClass.addAll(classSpec);
-    host.check(addClass);
-    if (leaf != null) {
-      List<String> addLeaf = new ArrayList<>(List.of("tc", "qdisc", "add", "dev", dev, "parent", classId,
-          "handle", Integer.toHexString(0x100 + id) + ":"));
-      addLeaf.addAll(leaf);
-      RemoteHost.Result r = host.act(addLeaf);
+    TcShape s = new TcShape(dev, nextClass++, classSpec, leaf, ports, List.of("sport"));
+    host.check(s.addClass());
+    if (s.addLeaf() != null) {
+      RemoteHost.Result r = host.act(s.addLeaf());
       if (!r.ok()) {
-        host.act(List.of("tc", "class", "del", "dev", dev, "classid", classId));
+        host.act(List.of("tc", "class", "del", "dev", dev, "classid", s.classId()));
         throw new PreconditionFailed("host " + host.target() + ": tc could not add netem (" + r.err().strip()
             + "); its kernel may lack netem (CONFIG_NET_SCH_NETEM)");
       }
     }
-    for (int port : ports) {
-      host.check(List.of("tc", "filter", "add", "dev", dev, "parent", ROOT, "protocol", "ip", "prio", prio,
-          "u32", "match", "ip", "sport", Integer.toString(port), "0xffff", "flowid", classId));
-    }
-    return () -> {
-      host.act(List.of("tc", "filter", "del", "dev", dev, "parent", ROOT, "prio", prio));
-      if (leaf != null) {
-        host.act(List.of("tc", "qdisc", "del", "dev", dev, "parent", classId));
-      }
-      host.act(List.of("tc", "class", "del", "dev", dev, "classid", classId));
-    };
+    s.addFilters().forEach(host::check);
+    return () -> s.removal().forEach(host::act);
   }
 
   /** The interface the worker's address is on (ip's one-line listing), found once. */
@@ -110,7 +86,7 @@ public final class RemoteTrafficControl {
     String current = host.probeAsRoot(List.of("tc", "qdisc", "show", "dev", dev, "root")).out().strip();
     String[] words = current.split("\\s+");
     String kind = words.length > 1 ? words[1] : "";
-    if (current.contains("htb " + ROOT + " root")) {
+    if (current.contains(TcShape.ROOT_SHOWN)) {
       throw new PreconditionFailed("host " + host.target() + ": another faultbed harness shapes " + dev + " now; run"
           + " one at a time (the next start heals what a dead one left)");
     }
@@ -118,11 +94,9 @@ public final class RemoteTrafficControl {
       throw new PreconditionFailed("host " + host.target() + ": " + dev + " has a root qdisc faultbed did not make ("
           + current.lines().findFirst().orElse("") + "); faultbed will not replace it");
     }
-    ledger.record("traffic shaping on " + dev, List.of("tc", "qdisc", "show", "dev", dev, "root"),
-        "htb " + ROOT + " root", List.of("tc", "qdisc", "del", "dev", dev, "root"));
-    host.check(List.of("tc", "qdisc", "replace", "dev", dev, "root", "handle", ROOT, "htb", "default", "1"));
-    host.check(List.of("tc", "class", "add", "dev", dev, "parent", ROOT, "classid", ROOT + "1", "htb", "rate",
-        "100gbit", "quantum", "200000"));
+    ledger.record("traffic shaping on " + dev, List.of("tc", "qdisc", "show", "dev", dev, "root"), TcShape.ROOT_SHOWN,
+        List.of("tc", "qdisc", "del", "dev", dev, "root"));
+    TcShape.root(dev, true).forEach(host::check);
     rootInstalled = true;
   }
 }
