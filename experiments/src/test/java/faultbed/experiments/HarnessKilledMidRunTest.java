@@ -150,8 +150,10 @@ class HarnessKilledMidRunTest {
       throws Exception {
     Path scenario = dir.resolve("killed.json");
     Files.writeString(scenario, SCENARIO.formatted(network));
+    // its temporary files (Jetty's, for the daemons' web servers) in the test's folder: a SIGKILL
+    // gives no shutdown hook the chance to remove them
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "-Djava.io.tmpdir=" + dir, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"),
         "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
         "--backend", backend));

@@ -271,7 +271,7 @@ class YarnHostsTest {
     Path scenario = Files.writeString(dir.resolve("held.json"), HELD);
     Path inv = dir.resolve("inventory.json");
     List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        "-Djava.io.tmpdir=" + dir, "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
         "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--inventory", inv.toString(),
         "--confirm-hosts", "w1,w2,w3", "--out", dir.resolve("held").toString());
     Process harness = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("held.log").toFile())
