@@ -84,24 +84,6 @@ public interface Node {
   /** Whether a MapReduce ApplicationMaster runs on this node now. */
   boolean runsApplicationMaster();
 
-  /** Attempt ids in processes' command lines (YarnChild gets its attempt id as an argument). */
-  static List<String> attemptsIn(List<String> commandLines) {
-    Set<String> attempts = new java.util.LinkedHashSet<>();
-    for (String cmd : commandLines) {
-      for (String word : cmd.split("\\s+")) {
-        if (word.startsWith("attempt_")) {
-          attempts.add(word);
-        }
-      }
-    }
-    return List.copyOf(attempts);
-  }
-
-  /** Whether one of these command lines is a MapReduce ApplicationMaster's. */
-  static boolean applicationMasterIn(List<String> commandLines) {
-    return commandLines.stream().anyMatch(c -> c.contains("MRAppMaster"));
-  }
-
   /**
    * Crashes the node: the RM is not told, its ports close, all its processes die at once, nothing
    * new launches. Returns what the injection observed.

@@ -103,7 +103,7 @@ public final class ContainerNode extends ProcessNode<String> {
   }
 
   @Override
-  protected List<String> commandLines() {
+  public List<String> commandLines() {
     return container.processes().stream().map(NodeContainer.Process::command).toList();
   }
 

@@ -1,7 +1,6 @@
 package faultbed.harness.daemons;
 
 import faultbed.faults.Toxiproxy;
-import faultbed.harness.Node;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
@@ -21,7 +20,7 @@ import java.util.Map;
  *
  * @param <H> what the backend holds of one generation's process
  */
-public abstract class ProcessNode<H> implements Node {
+public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNode {
   private final int index;
   private volatile Generation<H> current;
   private volatile boolean up;
@@ -105,19 +104,6 @@ public abstract class ProcessNode<H> implements Node {
     return up;
   }
 
-  /** The command line of every process of the node. */
-  protected abstract List<String> commandLines();
-
-  /** Attempt ids in the command lines of the node's processes (YarnChild gets its attempt id as an argument). */
-  @Override
-  public List<String> runningAttempts() {
-    return Node.attemptsIn(commandLines());
-  }
-
-  @Override
-  public boolean runsApplicationMaster() {
-    return Node.applicationMasterIn(commandLines());
-  }
 
   /** SIGKILL to every process of the node at once; returns how many died. */
   protected abstract int killAll();

@@ -75,7 +75,7 @@ public final class NamespaceNode extends ProcessNode<NamespaceNode.Held> impleme
   }
 
   @Override
-  protected List<String> commandLines() {
+  public List<String> commandLines() {
     List<String> out = new ArrayList<>();
     for (long p : group().pids()) {
       try (InputStream in = Files.newInputStream(Path.of("/proc", Long.toString(p), "cmdline"))) {

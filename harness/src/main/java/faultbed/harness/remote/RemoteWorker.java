@@ -6,7 +6,6 @@ import faultbed.faults.NetworkFaults;
 import faultbed.faults.PreconditionFailed;
 import faultbed.faults.remote.RemoteHost;
 import faultbed.faults.remote.RemoteNodeManager;
-import faultbed.harness.Node;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -21,7 +20,7 @@ import java.util.TreeSet;
  * on the host's packet filter, nothing else. Its container logs are brought to a local folder after
  * each job, which {@link #logDirs()} names.
  */
-public final class RemoteWorker implements Node {
+public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
   private final int index;
   private final RemoteNodeManager nm;
   private final String address;
@@ -203,18 +202,9 @@ public final class RemoteWorker implements Node {
     return up;
   }
 
-  /** Attempt ids on the command lines of the NodeManager's tree. */
+  /** The NodeManager's tree, as ps on the host shows it; nothing once it is down. */
   @Override
-  public List<String> runningAttempts() {
-    return Node.attemptsIn(commandLines());
-  }
-
-  @Override
-  public boolean runsApplicationMaster() {
-    return Node.applicationMasterIn(commandLines());
-  }
-
-  private List<String> commandLines() {
+  public List<String> commandLines() {
     if (!up) {
       return List.of();
     }
