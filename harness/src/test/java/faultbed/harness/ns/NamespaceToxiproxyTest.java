@@ -2,8 +2,14 @@ package faultbed.harness.ns;
 
 import faultbed.harness.daemons.ToxiproxyNodesTests;
 import faultbed.harness.junit.Faultbed;
+import org.junit.jupiter.api.Tag;
 
-/** The namespace backend's nodes, each with a Toxiproxy server in its network fronting its shuffle. */
+/**
+ * The namespace backend's nodes, each with a Toxiproxy server in its network fronting its shuffle.
+ * The mini backend proves the same Toxiproxy faults in the test command (ToxiproxyClusterTest), so
+ * this runs with ci/extended.
+ */
+@Tag("extended")
 @Faultbed(backend = "namespace", network = "toxiproxy", nodes = 4, hadoop = {
     "mapreduce.job.reduce.slowstart.completedmaps=1.0",
     "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
