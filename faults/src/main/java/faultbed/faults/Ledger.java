@@ -36,6 +36,7 @@ public final class Ledger implements AutoCloseable {
     register(new NodeNetwork.LinkHealer());
     register(new DockerEngine.ContainerHealer());
     register(new DockerEngine.NetworkHealer());
+    register(new faultbed.faults.remote.YarnApplications.KillHealer());
   }
 
   private final String owner;

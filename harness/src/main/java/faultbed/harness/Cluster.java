@@ -62,6 +62,16 @@ public interface Cluster extends AutoCloseable {
    */
   default void gatherLogs(String applicationId) {}
 
+  /**
+   * A job of the harness runs on the cluster from now until {@link #finished}: a backend whose
+   * cluster outlives the harness writes it down, so that a job a killed harness left running is
+   * killed at the next start. A no-op where the cluster dies with the harness.
+   */
+  default void submitted(String applicationId) {}
+
+  /** The job {@link #submitted} has ended. */
+  default void finished(String applicationId) {}
+
   /** Restores what faults broke (crashed nodes, leftover containers) so the next run starts clean. */
   void reset();
 

@@ -38,7 +38,7 @@ public final class ClusterDefaults {
     TimeCompression compression = new TimeCompression(spec.timeScale());
     compression.settings(spec.hadoop()).forEach(conf::set);
     if (compression.active()) {
-      String agent = " " + compression.javaAgentOption(TimeCompression.writeAgentJar(workDir));
+      String agent = " " + compression.javaAgentOption(TimeCompression.writeAgentJar(workDir).toAbsolutePath());
       conf.set("mapreduce.reduce.java.opts", heap + agent);
       conf.set("yarn.app.mapreduce.am.command-opts", heap + agent);
     }

@@ -229,12 +229,16 @@ public record RunRecord(
   /**
    * Time compression in force: the factor, every timer with its value and how it was set (scaled,
    * floored, set by the scenario, rewritten by the agent), and what could not be scaled. Null in
-   * records written before time compression was recorded.
+   * records written before time compression was recorded. {@code agent} is what the time-scale
+   * agent said in the run's container JVMs, each line with how many JVMs said it (its installation,
+   * each constant it rewrote, any it did not find): empty when no agent ran or in older records.
    */
-  public record TimeScale(double factor, Map<String, String> timers, List<String> unscaled) {
+  public record TimeScale(double factor, Map<String, String> timers, List<String> unscaled,
+      Map<String, Integer> agent) {
     public TimeScale {
       timers = timers == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(timers));
       unscaled = unscaled == null ? List.of() : List.copyOf(unscaled);
+      agent = agent == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(agent));
     }
   }
 

@@ -264,11 +264,6 @@ public final class ScenarioParser {
           + " a Toxiproxy server inside each node's network, its proxies on the node's address, so a server of yours"
           + " cannot front them; expected \"toxiproxy\" without an address, got " + v.cluster().network().toxiproxyUrl());
     }
-    if (v.cluster().backend() == NodeBackend.REMOTE && v.cluster().timeScale() != 1.0) {
-      throw new ScenarioException(at + "cluster.timeScale", "the remote backend runs at the cluster's own timers (its"
-          + " daemons keep their settings, and Hadoop's hard-coded timers are not rewritten there); expected 1 or no"
-          + " timeScale, got " + v.cluster().timeScale());
-    }
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {
       int index = i;

@@ -41,6 +41,15 @@ import org.awaitility.Awaitility;
 public final class YarnHosts implements AutoCloseable {
   private static final Duration START = Duration.ofMinutes(3);
   private static final String NODE_MANAGER = "org.apache.hadoop.yarn.server.nodemanager.NodeManager";
+  /**
+   * The hosts' Hadoop: this JVM's classpath without faultbed's own classes and jars (its build
+   * folders and its Maven group) and Byte Buddy, which Hadoop does not ship, so jobs find what they
+   * need from faultbed only if they carry it, as on a cluster that has never seen faultbed.
+   */
+  static final List<String> HADOOP_CLASSPATH = java.util.Arrays.stream(
+          System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+      .filter(e -> !e.contains("/target/") && !e.contains("/dev/faultbed/") && !e.contains("byte-buddy"))
+      .toList();
   private static final List<String> OPENS = List.of("java.lang", "java.util", "java.util.concurrent",
       "java.net", "java.io", "sun.nio.ch", "java.lang.reflect");
 
@@ -65,6 +74,7 @@ public final class YarnHosts implements AutoCloseable {
   private final NodeNetwork net;
   private final Path clientKey;
   private final List<Host> hosts = new ArrayList<>();
+  private final Map<String, String> yarnSettings = new LinkedHashMap<>();
   /** The folder in root's home faultbed keeps its remote ledgers in, each host's made its own. */
   private static final Path FAULTBED_HOME = Path.of(System.getProperty("user.home"), ".faultbed");
   private boolean madeFaultbedHome;
@@ -90,7 +100,16 @@ public final class YarnHosts implements AutoCloseable {
 
   /** A master and {@code workers} workers, serving (every DataNode live, every NodeManager RUNNING) when returned. */
   public static YarnHosts start(Path dir, int workers) {
+    return start(dir, workers, Map.of());
+  }
+
+  /**
+   * The same, with {@code yarn} added to every host's yarn-site.xml, as an administrator sets a
+   * cluster up (such as a ResourceManager whose timers are scaled for compressed experiments).
+   */
+  public static YarnHosts start(Path dir, int workers, Map<String, String> yarn) {
     YarnHosts c = new YarnHosts(dir);
+    c.yarnSettings.putAll(yarn);
     try {
       c.host("master", 0);
       for (int i = 1; i <= workers; i++) {
@@ -267,12 +286,13 @@ public final class YarnHosts implements AutoCloseable {
     yarn.put("yarn.scheduler.minimum-allocation-mb", "128");
     // a crashed NodeManager is LOST after 20 s, not Hadoop's 10 minutes
     yarn.put("yarn.nm.liveness-monitor.expiry-interval-ms", "20000");
+    yarn.putAll(yarnSettings);
     Map<String, String> mapred = new LinkedHashMap<>();
     mapred.put("mapreduce.framework.name", "yarn");
     mapred.put("mapreduce.jobhistory.address", m + ":10020");
     mapred.put("mapreduce.jobhistory.webapp.address", m + ":19888");
     // the hosts' Hadoop "install" is the Maven classpath: jobs run it, not what the client has
-    mapred.put("mapreduce.application.classpath", System.getProperty("java.class.path").replace(':', ','));
+    mapred.put("mapreduce.application.classpath", String.join(",", HADOOP_CLASSPATH));
     mapred.put("yarn.app.mapreduce.am.resource.mb", "512");
     mapred.put("yarn.app.mapreduce.am.command-opts", "-Xmx384m");
     mapred.put("mapreduce.map.memory.mb", "256");
@@ -317,7 +337,7 @@ public final class YarnHosts implements AutoCloseable {
     for (String pkg : OPENS) {
       cmd.addAll(List.of("--add-opens", "java.base/" + pkg + "=ALL-UNNAMED"));
     }
-    cmd.addAll(List.of("-cp", h.conf() + ":" + System.getProperty("java.class.path"), mainClass));
+    cmd.addAll(List.of("-cp", h.conf() + ":" + String.join(":", HADOOP_CLASSPATH), mainClass));
     cmd.addAll(List.of(args));
     String line = "exec " + cmd.stream().map(YarnHosts::quote).collect(Collectors.joining(" ")) + " > "
         + quote(h.dir().resolve("logs").resolve(daemon + ".out").toString()) + " 2>&1";

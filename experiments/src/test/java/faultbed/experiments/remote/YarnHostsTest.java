@@ -227,7 +227,8 @@ class YarnHostsTest {
 
   /**
    * A dry run of the quickstart prints, per host, the crash it would make there, and changes
-   * nothing: the same NodeManager processes, no rule, no ledger.
+   * nothing: the same NodeManager processes, no rule, no ledger. One of dinu-ng-quick, whose time
+   * scale this cluster's ResourceManager timers do not have, is refused with one line.
    */
   @Test
   @Order(5)
@@ -244,6 +245,15 @@ class YarnHostsTest {
       assertTrue(section.contains("NodeManager killed (dry-run)") && section.contains("\n  kill -KILL "), section);
     }
     assertEquals(before, hostsState(), "the dry run changed a host");
+
+    // a time-compressed scenario needs the ResourceManager's own timers scaled, which a job cannot do
+    err.getBuffer().setLength(0);
+    assertEquals(3, FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "run",
+        "scenarios/dinu-ng-quick.json", "--inventory", dir.resolve("inventory.json").toString(), "--dry-run"),
+        err.toString());
+    assertTrue(err.toString().contains("cluster.timeScale 0.05: the ResourceManager's own timers are not scaled")
+        && err.toString().contains("yarn.nm.liveness-monitor.expiry-interval-ms 20000 (expected 30000)"), err.toString());
+    assertEquals(before, hostsState(), "the refused run changed a host");
   }
 
   private static final String HELD = """
@@ -262,8 +272,9 @@ class YarnHostsTest {
   /**
    * A harness SIGKILLed while every kind of remote fault holds (a freeze then a crash on w1, an RST
    * suppression and CPU spinners on w2, a blackhole, a bandwidth cap and dd writers on w3) leaves
-   * them there; the next start of the remote cluster heals every one (the crashed NodeManager
-   * started again), says so, and leaves nothing on any host: no rule, qdisc, load process or file.
+   * them there, and its job running; the next start of the remote cluster heals every one (the
+   * crashed NodeManager started again, the job killed through the ResourceManager), says so, and
+   * leaves nothing on any host: no rule, qdisc, load process or file.
    */
   @Test
   @Order(7)
@@ -298,6 +309,9 @@ class YarnHostsTest {
     }
     assertTrue(said.stream().filter(l -> l.startsWith("healed leftover on ") && l.contains(owner)).count() >= 3,
         "the start says what it healed: " + said);
+    // the job the harness left running on the cluster is killed, not left holding it for minutes
+    assertTrue(said.stream().anyMatch(l -> l.startsWith("healed leftover: removed yarn-application application_")
+        && l.contains("(killed on http://")), "the start kills the job the dead harness left: " + said);
     assertNothingLeft();
   }
 

@@ -71,12 +71,17 @@ public final class RemoteNodeManager {
 
   /** The NodeManager and every descendant of it, the NodeManager first. */
   public List<Long> tree() {
+    return treeProcesses().stream().map(Proc::pid).toList();
+  }
+
+  /** The same processes with their command lines, from one listing (one command on the host). */
+  public List<Proc> treeProcesses() {
     List<Proc> all = processes();
     long nm = pid(all);
-    List<Long> out = new ArrayList<>(List.of(nm));
+    List<Proc> out = new ArrayList<>(all.stream().filter(p -> p.pid() == nm).toList());
     for (int i = 0; i < out.size(); i++) {
-      long parent = out.get(i);
-      all.stream().filter(p -> p.ppid() == parent && p.pid() != parent).forEach(p -> out.add(p.pid()));
+      long parent = out.get(i).pid();
+      all.stream().filter(p -> p.ppid() == parent && p.pid() != parent).forEach(out::add);
     }
     return out;
   }

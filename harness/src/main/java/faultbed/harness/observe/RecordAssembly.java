@@ -143,10 +143,41 @@ final class RecordAssembly {
     }
   }
 
-  static RunRecord.TimeScale timeScale(Configuration jobConf, double scale) {
+  static RunRecord.TimeScale timeScale(Configuration jobConf, double scale, Map<Integer, List<String>> logDirs,
+      String appId) {
     var compression = new faultbed.harness.timescale.TimeCompression(scale);
     return new RunRecord.TimeScale(compression.scale(), compression.describe(jobConf::get),
-        faultbed.harness.timescale.TimeCompression.UNSCALED);
+        faultbed.harness.timescale.TimeCompression.UNSCALED,
+        compression.active() ? agentReports(logDirs, appId) : Map.of());
+  }
+
+  /**
+   * Each line the time-scale agent wrote to a container's stderr (not its per-back-off lines), with
+   * the number of the application's containers that wrote it: the proof that the agent ran where the
+   * tasks ran, and found what it rewrites.
+   */
+  static Map<String, Integer> agentReports(Map<Integer, List<String>> logDirs, String appId) {
+    String mark = faultbed.harness.timescale.TimeScaleAgent.MARK;
+    Map<String, Integer> seen = new TreeMap<>();
+    for (List<String> dirs : logDirs.values()) {
+      for (String dir : dirs) {
+        java.nio.file.Path app = java.nio.file.Path.of(dir, appId);
+        if (!java.nio.file.Files.isDirectory(app)) {
+          continue;
+        }
+        try (var containers = java.nio.file.Files.list(app)) {
+          for (java.nio.file.Path stderr : containers.map(c -> c.resolve("stderr")).filter(java.nio.file.Files::isRegularFile).toList()) {
+            try (var lines = java.nio.file.Files.lines(stderr, java.nio.charset.StandardCharsets.UTF_8)) {
+              lines.filter(l -> l.startsWith(mark) && !l.startsWith(mark + "penalize ")).map(l -> l.substring(mark.length()))
+                  .distinct().forEach(l -> seen.merge(l, 1, Integer::sum));
+            }
+          }
+        } catch (IOException | java.io.UncheckedIOException e) {
+          seen.merge("(a container's stderr could not be read: " + e.getMessage() + ")", 1, Integer::sum);
+        }
+      }
+    }
+    return seen;
   }
 
   static Map<String, String> settingsInForce(Configuration jobConf, java.util.Set<String> setByScenario) {

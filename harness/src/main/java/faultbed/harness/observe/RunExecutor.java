@@ -107,10 +107,12 @@ public final class RunExecutor {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());
+        String appId = JobWatch.appIdOf(job);
+        cluster.submitted(appId);
         for (Job companion : l.companions()) {
           companion.submit(); // after the measured job, which is the first scheduled
+          cluster.submitted(JobWatch.appIdOf(companion));
         }
-        String appId = JobWatch.appIdOf(job);
         java.util.function.Supplier<String> appState = () -> cluster.applicationState(appId);
         faults.scheduleTimed(t0, observed, appState);
         boolean needReducers = faults.needsReducers();
@@ -146,7 +148,9 @@ public final class RunExecutor {
             Thread.sleep(POLL_MS);
           }
           companionOutcomes.add(JobWatch.outcome(companion, conf, submitEpoch, nowMs.getAsLong(), notes));
+          cluster.finished(companionApp);
         }
+        cluster.finished(appId);
       }
 
       cluster.gatherLogs(JobWatch.appIdOf(job));
@@ -187,7 +191,8 @@ public final class RunExecutor {
           new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), l.inputBytes(),
               spec.dataSeed()),
           RecordAssembly.withLost(nodeInfos, transitions), faultEvents, transitions, attempts, fetchFailures, outcome,
-          harnessMs, notes, speculation, RecordAssembly.timeScale(job.getConfiguration(), cluster.spec().timeScale()),
+          harnessMs, notes, speculation, RecordAssembly.timeScale(job.getConfiguration(), cluster.spec().timeScale(), logDirs,
+              appId),
           companionOutcomes, null, null, history.amAttempts(), outputCheck);
     } catch (IOException | ClassNotFoundException e) {
       throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);

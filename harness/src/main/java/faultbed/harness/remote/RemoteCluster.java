@@ -8,11 +8,13 @@ import faultbed.faults.remote.RemoteLedger;
 import faultbed.faults.remote.RemoteNodeManager;
 import faultbed.faults.remote.RemoteTrafficControl;
 import faultbed.faults.remote.SshTarget;
+import faultbed.faults.remote.YarnApplications;
 import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.FaultContext;
+import faultbed.harness.timescale.TimeCompression;
 import faultbed.results.RunRecord;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -34,6 +36,7 @@ import java.util.function.Consumer;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
@@ -49,6 +52,9 @@ import org.awaitility.Awaitility;
  *
  * <p>The cluster's daemons keep their own settings: a scenario may set what a job carries (its
  * mapreduce.* and client settings), and a daemon's setting only to the value the daemon already has.
+ * So with a time scale, jobs carry the compressed timers and the time-scale agent, and the
+ * ResourceManager's own timers (node and AM expiry, heartbeat) must already have their scaled values.
+ * Jobs also carry the jars their containers need from faultbed, so the hosts need none of it.
  */
 public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   /** Remote commands and SSH logins wait no longer than this. */
@@ -86,7 +92,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
     }
     Configuration rmConf = rm.daemonConfiguration(rm.url());
     checkDaemonSettings(spec.hadoop(), RM_PREFIXES, rmConf, "the ResourceManager");
-    this.conf = jobConfiguration(client, rmConf, spec.hadoop());
+    this.conf = jobConfiguration(client, rmConf, spec, workDir.resolve("ship"));
     resourceManagerUp(rm);
     InetSocketAddress tracker = new YarnConfiguration(rmConf).getSocketAddr(
         YarnConfiguration.RM_RESOURCE_TRACKER_ADDRESS, YarnConfiguration.DEFAULT_RM_RESOURCE_TRACKER_ADDRESS,
@@ -123,7 +129,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
         workers.add(new RemoteWorker(index, nm, new RemoteTrafficControl(host, own, ipOf(host0)), id, web(node), host0,
             nmConf.getInt("mapreduce.shuffle.port", 13562),
             List.of(nmConf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)), List.of(logDirs), mirror,
-            trackerHost, tracker.getPort(), inventory.nodeManagerStart().get(target.name())));
+            trackerHost, tracker.getPort(), inventory.nodeManagerStart().get(target.name()),
+            rm::applicationMasterWebAddresses));
         RemoteHost.ClockOffset clock = host.clockOffset(4);
         log.accept(String.format("worker %s is node %d (%s), its clock %+d ms from this machine's (round trip %.1f ms)",
             target.name(), index, id, clock.offsetMs(), clock.roundTripMs()));
@@ -205,22 +212,65 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   }
 
   /**
-   * What jobs are submitted with: the client configuration, the RM's liveness expiry as the RM has
-   * it (the harness waits on it after a crash), and the scenario's settings.
+   * What jobs are submitted with: the client configuration; the ResourceManager's own timers as it
+   * has them (the harness waits on its expiry after a crash, and the record shows them); the
+   * compressed timers a job carries, and the time-scale agent shipped with it, when time is
+   * compressed; the jars containers need from faultbed; and the scenario's settings.
+   *
+   * <p>A compressed timer the ResourceManager reads itself cannot come with a job: the cluster must
+   * already have the scaled value, or the run is refused with one line naming every one it lacks.
    */
-  private static Configuration jobConfiguration(Configuration client, Configuration rmConf, Map<String, String> hadoop) {
-    Configuration c = new Configuration(client);
-    c.set(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, rmConf.get(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS,
-        Long.toString(YarnConfiguration.DEFAULT_RM_NM_EXPIRY_INTERVAL_MS)), "the ResourceManager's /conf");
-    hadoop.forEach((k, v) -> c.set(k, v, "scenario"));
+  private static Configuration jobConfiguration(Configuration client, Configuration rmConf, ClusterSpec spec,
+      Path ship) {
+    JobConf c = new JobConf(client); // with mapred-default.xml, whose task and AM options the agent extends
+    for (TimeCompression.Timer t : TimeCompression.TIMERS) {
+      if (daemonSetting(t.key(), RM_PREFIXES)) {
+        c.set(t.key(), rmConf.get(t.key(), t.value(t.defaultMs())), "the ResourceManager's /conf");
+      }
+    }
+    TimeCompression compression = new TimeCompression(spec.timeScale());
+    List<String> lacking = new ArrayList<>();
+    compression.settings(spec.hadoop()).forEach((k, v) -> {
+      if (!daemonSetting(k, RM_PREFIXES)) {
+        c.set(k, v, "cluster.timeScale");
+      } else if (!v.equals(rmConf.get(k))) {
+        lacking.add(k + " " + rmConf.get(k) + " (expected " + v + ")");
+      }
+    });
+    if (!lacking.isEmpty()) {
+      throw new PreconditionFailed("cluster.timeScale " + spec.timeScale() + ": the ResourceManager's own timers are"
+          + " not scaled, and a job cannot change them: " + String.join(", ", lacking)
+          + "; set those values on the cluster, or run with timeScale 1");
+    }
+    if (compression.active()) {
+      Path agent = TimeCompression.writeAgentJar(ship);
+      append(c, "tmpfiles", agent.toUri().toString());
+      // the job's files land in each container's working folder under their own names
+      String option = " " + compression.javaAgentOption(agent.getFileName());
+      for (String key : List.of("mapreduce.reduce.java.opts", "yarn.app.mapreduce.am.command-opts")) {
+        c.set(key, (c.get(key, "") + option).trim(), "cluster.timeScale");
+      }
+    }
+    append(c, "tmpjars", ShippedJars.tmpjars(ship));
+    spec.hadoop().forEach((k, v) -> c.set(k, v, "scenario"));
     return c;
+  }
+
+  private static boolean daemonSetting(String key, List<String> prefixes) {
+    return prefixes.stream().anyMatch(key::startsWith);
+  }
+
+  /** Adds to a comma-separated list setting, keeping what the client configuration had. */
+  private static void append(Configuration c, String key, String value) {
+    String had = c.getTrimmed(key, "");
+    c.set(key, had.isEmpty() ? value : had + "," + value, "faultbed");
   }
 
   /** A daemon's own setting asked for with another value than the daemon has: refused, since a job cannot change it. */
   private static void checkDaemonSettings(Map<String, String> hadoop, List<String> prefixes, Configuration daemon,
       String who) {
     hadoop.forEach((k, v) -> {
-      if (prefixes.stream().anyMatch(k::startsWith) && !v.equals(daemon.get(k))) {
+      if (daemonSetting(k, prefixes) && !v.equals(daemon.get(k))) {
         throw new PreconditionFailed("hadoop." + k + ": " + who + " has " + (daemon.get(k) == null ? "no value"
             : "\"" + daemon.get(k) + "\"") + " and a job cannot change it; expected that value or no setting, got \""
             + v + "\"");
@@ -351,6 +401,16 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
    * {@code <application>} subfolder, as one tar stream) into the node's local copies, which
    * {@link RemoteWorker#logDirs()} names; what an earlier run brought is replaced.
    */
+  @Override
+  public void submitted(String applicationId) {
+    ledger.record(YarnApplications.entry(rm.url(), applicationId, applicationId));
+  }
+
+  @Override
+  public void finished(String applicationId) {
+    ledger.heal(YarnApplications.entry(rm.url(), applicationId, applicationId));
+  }
+
   @Override
   public void gatherLogs(String applicationId) {
     if (!applicationId.matches("application_\\d+_\\d+")) {

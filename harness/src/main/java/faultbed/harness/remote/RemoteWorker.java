@@ -35,6 +35,7 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
   private final int trackerPort;
   private volatile String nodeId;
   private volatile String webAddress;
+  private final java.util.function.Supplier<Set<String>> amWebAddresses;
   private volatile boolean up = true;
   private volatile String runId = "between-runs";
   private final faultbed.faults.Held cutOff = new faultbed.faults.Held();
@@ -45,7 +46,8 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
    */
   RemoteWorker(int index, RemoteNodeManager nm, faultbed.faults.remote.RemoteTrafficControl shaping, String nodeId, String webAddress, String address, int shufflePort,
       List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort,
-      List<String> restart) {
+      List<String> restart, java.util.function.Supplier<Set<String>> amWebAddresses) {
+    this.amWebAddresses = amWebAddresses;
     this.index = index;
     this.nm = nm;
     this.shaping = shaping;
@@ -208,8 +210,17 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
     if (!up) {
       return List.of();
     }
-    Set<Long> tree = new TreeSet<>(nm.tree());
-    return nm.processes().stream().filter(p -> tree.contains(p.pid())).map(RemoteNodeManager.Proc::args).toList();
+    return nm.treeProcesses().stream().map(RemoteNodeManager.Proc::args).toList();
+  }
+
+  /**
+   * Whether a running application's AM is in this NodeManager's containers, as the RM says: one
+   * HTTP request rather than a command on the host, which under load takes seconds and would make
+   * a fault sparing the AM land late.
+   */
+  @Override
+  public boolean runsApplicationMaster() {
+    return up && amWebAddresses.get().contains(webAddress);
   }
 
   /**

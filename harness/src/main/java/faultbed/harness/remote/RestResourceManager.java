@@ -65,6 +65,22 @@ final class RestResourceManager implements ResourceManagerView {
     return body == null ? "UNKNOWN" : body.path("app").path("state").asText("UNKNOWN");
   }
 
+  /** The web addresses ({@code http://host:port}) of the NodeManagers running an accepted or running application's AM. */
+  java.util.Set<String> applicationMasterWebAddresses() {
+    JsonNode body = get(url + "/ws/v1/cluster/apps?states=ACCEPTED,RUNNING");
+    java.util.Set<String> out = new java.util.HashSet<>();
+    JsonNode list = body == null ? null : body.path("apps").path("app");
+    if (list != null && list.isArray()) {
+      list.forEach(a -> {
+        String am = a.path("amHostHttpAddress").asText("");
+        if (!am.isEmpty()) {
+          out.add("http://" + am);
+        }
+      });
+    }
+    return out;
+  }
+
   @Override
   public boolean runningAndIdle(NodeId id) {
     return nodes().stream().anyMatch(n -> n.path("id").asText().equals(id.toString())

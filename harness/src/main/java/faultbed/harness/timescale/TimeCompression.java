@@ -38,7 +38,7 @@ public final class TimeCompression {
     }
 
     /** A duration as the key's value, in the key's own unit. */
-    String value(long ms) {
+    public String value(long ms) {
       return Long.toString(inSeconds ? Math.max(1, Math.round(ms / 1000.0)) : ms);
     }
 
@@ -114,9 +114,13 @@ public final class TimeCompression {
     return out;
   }
 
-  /** The JVM option that attaches the agent, for reduce and AM command lines. */
+  /**
+   * The JVM option that attaches the agent, for reduce and AM command lines: {@code agentJar} as the
+   * container sees it (an absolute path on the harness's machine, or a name in the container's
+   * working folder where the jar is shipped with the job).
+   */
   public String javaAgentOption(Path agentJar) {
-    return "-javaagent:" + agentJar.toAbsolutePath() + "=" + scale;
+    return "-javaagent:" + agentJar + "=" + scale;
   }
 
   /**

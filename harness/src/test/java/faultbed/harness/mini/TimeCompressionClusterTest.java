@@ -51,6 +51,11 @@ class TimeCompressionClusterTest {
     assertTrue(r.timeScale().timers().get("ShuffleSchedulerImpl.copyFailed").startsWith("1000 ms (agent"),
         r.timeScale().timers().toString());
     assertFalse(r.timeScale().unscaled().isEmpty());
+    // the record says what the agent said: the AM and both reducers installed it, none missed a constant
+    Integer installed = r.timeScale().agent().get("installed, scale " + SCALE);
+    assertTrue(installed != null && installed >= 3, r.timeScale().agent().toString());
+    assertTrue(r.timeScale().agent().keySet().stream().noneMatch(l -> l.contains("NOT FOUND")),
+        r.timeScale().agent().toString());
 
     List<String> stderr = reducerStderr(r);
     assertTrue(stderr.stream().anyMatch(l -> l.contains("rescaled shuffle back-off")), "agent rewrote the penalty");
