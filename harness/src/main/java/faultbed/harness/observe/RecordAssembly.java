@@ -1,11 +1,16 @@
 package faultbed.harness.observe;
 
 import faultbed.harness.RunSpec;
+import faultbed.harness.timescale.TimeScaleAgent;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.NodeInfo;
 import faultbed.results.RunRecord.NodeTransition;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -157,22 +162,22 @@ final class RecordAssembly {
    * tasks ran, and found what it rewrites.
    */
   static Map<String, Integer> agentReports(Map<Integer, List<String>> logDirs, String appId) {
-    String mark = faultbed.harness.timescale.TimeScaleAgent.MARK;
+    String mark = TimeScaleAgent.MARK;
     Map<String, Integer> seen = new TreeMap<>();
     for (List<String> dirs : logDirs.values()) {
       for (String dir : dirs) {
-        java.nio.file.Path app = java.nio.file.Path.of(dir, appId);
-        if (!java.nio.file.Files.isDirectory(app)) {
+        Path app = Path.of(dir, appId);
+        if (!Files.isDirectory(app)) {
           continue;
         }
-        try (var containers = java.nio.file.Files.list(app)) {
-          for (java.nio.file.Path stderr : containers.map(c -> c.resolve("stderr")).filter(java.nio.file.Files::isRegularFile).toList()) {
-            try (var lines = java.nio.file.Files.lines(stderr, java.nio.charset.StandardCharsets.UTF_8)) {
-              lines.filter(l -> l.startsWith(mark) && !l.startsWith(mark + "penalize ")).map(l -> l.substring(mark.length()))
-                  .distinct().forEach(l -> seen.merge(l, 1, Integer::sum));
+        try (var containers = Files.list(app)) {
+          for (Path stderr : containers.map(c -> c.resolve("stderr")).filter(Files::isRegularFile).toList()) {
+            try (var lines = Files.lines(stderr, StandardCharsets.UTF_8)) {
+              lines.filter(l -> l.startsWith(mark) && !l.startsWith(mark + "penalize "))
+                  .map(l -> l.substring(mark.length())).distinct().forEach(l -> seen.merge(l, 1, Integer::sum));
             }
           }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
           seen.merge("(a container's stderr could not be read: " + e.getMessage() + ")", 1, Integer::sum);
         }
       }

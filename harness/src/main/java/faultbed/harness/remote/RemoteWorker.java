@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * A worker host of a cluster faultbed did not start, as a node: its NodeManager (found by its
@@ -35,7 +36,7 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
   private final int trackerPort;
   private volatile String nodeId;
   private volatile String webAddress;
-  private final java.util.function.Supplier<Set<String>> amWebAddresses;
+  private final Supplier<Set<String>> amWebAddresses;
   private volatile boolean up = true;
   private volatile String runId = "between-runs";
   private final faultbed.faults.Held cutOff = new faultbed.faults.Held();
@@ -46,7 +47,7 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
    */
   RemoteWorker(int index, RemoteNodeManager nm, faultbed.faults.remote.RemoteTrafficControl shaping, String nodeId, String webAddress, String address, int shufflePort,
       List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort,
-      List<String> restart, java.util.function.Supplier<Set<String>> amWebAddresses) {
+      List<String> restart, Supplier<Set<String>> amWebAddresses) {
     this.amWebAddresses = amWebAddresses;
     this.index = index;
     this.nm = nm;
