@@ -96,6 +96,13 @@ class ScenarioValidationTest {
       fractional maps         | "workload": { "type": "sort", "size": "1MB", "maps": 2.5 }                           | workload.maps: expected an integer, got 2.5
       unknown reference       | { "workload": { "type": "sort", "size": "1MB" }, "reference": "base", "variants": { "a": {}, "b": {} } } | reference: expected one of the variants [a, b], got "base"
       more cores than here    | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s", "cpu": 7000.5 } ]          | faults[0].cpu: expected at most
+      slowdown of no map      | { "workload": { "type": "synthetic", "maps": 4, "slowdowns": [ { "map": 4, "profile": [ { "from": 0, "factor": 2 } ] } ] } } | workload.slowdowns[0].map: expected a map index below 4 (the workload's maps), got 4
+      profile out of order    | { "workload": { "type": "synthetic", "maps": 4, "slowdowns": [ { "map": 0, "profile": [ { "from": 0.5, "factor": 2 }, { "from": 0.2, "factor": 3 } ] } ] } } | workload.slowdowns[0].profile[1].from: expected more than 0.5 (steps in increasing progress), got 0.2
+      speed-up factor         | { "workload": { "type": "synthetic", "maps": 4, "slowdowns": [ { "map": 0, "profile": [ { "from": 0.5, "factor": 0.5 } ] } ] } } | workload.slowdowns[0].profile[0].factor: expected a slow-down factor in [1, 1000000], got 0.5
+      same attempt twice      | { "workload": { "type": "synthetic", "maps": 4, "slowdowns": [ { "map": 1, "profile": [ { "from": 0, "factor": 2 } ] }, { "map": 1, "attempt": 0, "profile": [ { "from": 0, "factor": 3 } ] } ] } } | workload.slowdowns[1]: map 1 attempt 0 already has a profile (workload.slowdowns[0])
+      unknown expectation     | { "workload": { "type": "sort", "size": "1MB" }, "expect": { "speculates": true } } | expect.speculates: unknown field; expected one of [failedMaps, speculated, state]
+      variant's bad state     | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "expect": { "state": "DONE" } } } } | variants.a.expect.state: expected one of [FAILED, KILLED, SUCCEEDED], got "DONE"
+      negative failed maps    | { "workload": { "type": "sort", "size": "1MB" }, "expect": { "failedMaps": -1 } } | expect.failedMaps: expected a count of 0 or more, got -1
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
       @TempDir Path dir) throws IOException {

@@ -19,8 +19,10 @@ import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.timeline.Trigger;
+import faultbed.harness.workload.Slowdown;
 import faultbed.harness.workload.Workload;
 import faultbed.harness.workload.Workloads;
+import faultbed.results.Expectation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -50,11 +52,11 @@ public final class ScenarioParser {
   static final int MAX_RUNS = 10_000;
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference");
+      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
       "timeScale", "network", "backend", "inventory");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
-      "faults+", "runs", "speculation");
+      "faults+", "runs", "speculation", "expect");
   private static final List<String> FAULT_KINDS = FaultKind.names();
   private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
 
@@ -152,6 +154,12 @@ public final class ScenarioParser {
         variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
+    }
+    try {
+      // verify reads them from the suite's copy of this file; checked here so a wrong one starts nothing
+      Expectation.ofScenario(root);
+    } catch (Expectation.Invalid e) {
+      throw new ScenarioException(e.field(), e.expected());
     }
     if (root.has("reference")) {
       // report and compare read it from the suite's copy of this file
@@ -370,7 +378,7 @@ public final class ScenarioParser {
         }
         case "synthetic" -> {
           onlyKnown(n, at + ".", Set.of("type", "maps", "reduces", "mapTime", "reduceTime", "mapTimes",
-              "recordsPerMap"));
+              "recordsPerMap", "slowdowns"));
           int maps = n.has("maps") ? (int) integer(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
           int reduces = n.has("reduces") ? (int) integer(n.get("reduces"), at + ".reduces", 0)
               : Workloads.DEFAULT_REDUCES;
@@ -395,6 +403,9 @@ public final class ScenarioParser {
           if (n.has("recordsPerMap")) {
             w = w.withRecordsPerMap((int) integer(n.get("recordsPerMap"), at + ".recordsPerMap", 0));
           }
+          if (n.has("slowdowns")) {
+            w = w.withSlowdowns(slowdowns(n.get("slowdowns"), at + ".slowdowns", maps));
+          }
           return w;
         }
         default -> throw new ScenarioException(at + ".type", "expected one of " + WORKLOAD_TYPES + ", got \"" + type + "\"");
@@ -402,6 +413,65 @@ public final class ScenarioParser {
     } catch (IllegalArgumentException e) {
       throw new ScenarioException(at, e.getMessage());
     }
+  }
+
+  /** {@code [{"map": 0, "attempt": 0, "profile": [{"from": 0.4, "factor": 1.2}]}]}: map attempts slowed by progress. */
+  private static List<Slowdown> slowdowns(JsonNode n, String at, int maps) {
+    if (!n.isArray() || n.isEmpty()) {
+      throw new ScenarioException(at, "expected a list of {\"map\": i, \"attempt\": a, \"profile\": [{\"from\": "
+          + "progress, \"factor\": x}, ...]}");
+    }
+    List<Slowdown> out = new ArrayList<>();
+    for (int i = 0; i < n.size(); i++) {
+      String si = at + "[" + i + "]";
+      JsonNode e = object(n.get(i), si);
+      onlyKnown(e, si + ".", Set.of("map", "attempt", "profile"));
+      int map = (int) integer(e.get("map"), si + ".map", 0);
+      if (map >= maps) {
+        throw new ScenarioException(si + ".map", "expected a map index below " + maps + " (the workload's maps), got " + map);
+      }
+      int attempt = e.has("attempt") ? (int) integer(e.get("attempt"), si + ".attempt", 0) : 0;
+      JsonNode profile = e.get("profile");
+      if (profile == null || !profile.isArray() || profile.isEmpty()) {
+        throw new ScenarioException(si + ".profile", "expected a list of {\"from\": progress, \"factor\": x}");
+      }
+      List<Slowdown.Step> steps = new ArrayList<>();
+      for (int j = 0; j < profile.size(); j++) {
+        String sj = si + ".profile[" + j + "]";
+        JsonNode step = object(profile.get(j), sj);
+        onlyKnown(step, sj + ".", Set.of("from", "factor"));
+        try {
+          steps.add(new Slowdown.Step(number(step.get("from"), sj + ".from"), number(step.get("factor"), sj + ".factor")));
+        } catch (IllegalArgumentException x) {
+          throw field(sj, x);
+        }
+      }
+      try {
+        out.add(new Slowdown(map, attempt, steps));
+      } catch (IllegalArgumentException x) {
+        throw field(si, x);
+      }
+      for (int k = 0; k < i; k++) {
+        if (out.get(k).map() == map && out.get(k).attempt() == attempt) {
+          throw new ScenarioException(si, "map " + map + " attempt " + attempt + " already has a profile (" + at + "[" + k + "])");
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A value's refusal ("field: expected ...") as the scenario's field under {@code at}. */
+  private static ScenarioException field(String at, IllegalArgumentException x) {
+    String m = x.getMessage();
+    int colon = m.indexOf(": ");
+    return colon < 0 ? new ScenarioException(at, m) : new ScenarioException(at + "." + m.substring(0, colon), m.substring(colon + 2));
+  }
+
+  private static double number(JsonNode n, String at) {
+    if (n == null || !n.isNumber()) {
+      throw new ScenarioException(at, "expected a number");
+    }
+    return n.asDouble();
   }
 
   private static List<Timeline.Step> faults(JsonNode n, String at, int nodes) {

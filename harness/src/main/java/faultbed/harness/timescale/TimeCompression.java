@@ -73,6 +73,12 @@ public final class TimeCompression {
           "fetch retry timeout (NodeManager-restart recovery only)"),
       new Timer("mapreduce.job.speculative.retry-after-no-speculate", 1_000, 100, "speculator scan interval"),
       new Timer("mapreduce.job.speculative.retry-after-speculate", 15_000, 100, "speculator pause after a launch"),
+      new Timer("yarn.app.mapreduce.am.job.task.estimator.exponential.smooth.lambda-ms", 60_000, 1_000,
+          "smoothing window of Hadoop's exponential estimator"),
+      new Timer("yarn.app.mapreduce.am.job.task.estimator.simple.exponential.smooth.lambda-ms", 120_000, 1_000,
+          "smoothing window of Hadoop's simple-exponential estimator"),
+      new Timer("yarn.app.mapreduce.am.job.task.estimator.simple.exponential.smooth.stagnated-ms", 360_000, 1_000,
+          "how long without progress the simple-exponential estimator calls an attempt stagnated"),
       new Timer("mapreduce.job.reducer.unconditional-preempt.delay.sec", 300_000, 1_000,
           "a map waiting this long for a container makes the AM preempt a reducer, whatever the headroom", true));
 

@@ -40,9 +40,10 @@ import org.apache.hadoop.mapreduce.lib.partition.HashPartitioner;
  * @param reduceMillis duration of every reduce, counted from the end of its shuffle
  * @param mapMillisList durations of maps 0, 1, ...; maps beyond its end take {@code mapMillis}
  * @param recordsPerMap small records each map sends to the reduces
+ * @param slowdowns map attempts that run slower than the rest, by a profile over their progress
  */
 public record SyntheticWorkload(int maps, int reduces, long mapMillis, long reduceMillis,
-    List<Long> mapMillisList, int recordsPerMap) implements Workload {
+    List<Long> mapMillisList, int recordsPerMap, List<Slowdown> slowdowns) implements Workload {
   public static final String TYPE = "synthetic";
   public static final String JOB_NAME = "faultbed-synthetic";
 
@@ -51,10 +52,15 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
   public static final String MAP_MS_LIST_KEY = "faultbed.synthetic.map.ms.list";
   public static final String REDUCE_MS_KEY = "faultbed.synthetic.reduce.ms";
   public static final String RECORDS_KEY = "faultbed.synthetic.records";
+  public static final String SLOWDOWNS_KEY = "faultbed.synthetic.slowdowns";
 
-  /** Fewest progress steps per task; longer tasks step at most every {@link #MAX_STEP_MILLIS}. */
+  /**
+   * Fewest progress steps per task; longer tasks step at most every {@link #MAX_STEP_MILLIS}. The
+   * framework reads a map's progress only when it takes a record, so a step is the finest progress
+   * the AM's estimators can see.
+   */
   static final int MIN_STEPS = 20;
-  static final long MAX_STEP_MILLIS = 1000;
+  static final long MAX_STEP_MILLIS = 100;
   /** Distinct keys per reduce: each is one progress step of the reduce phase. */
   static final int KEYS_PER_REDUCE = MIN_STEPS;
 
@@ -81,33 +87,51 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
     for (int i = 0; i < mapMillisList.size(); i++) {
       Workloads.requireAtLeast("mapMillisList[" + i + "]", 0, mapMillisList.get(i));
     }
+    slowdowns = List.copyOf(slowdowns == null ? List.of() : slowdowns);
+    for (int i = 0; i < slowdowns.size(); i++) {
+      Slowdown s = slowdowns.get(i);
+      if (s.map() >= maps) {
+        throw new IllegalArgumentException("workload.slowdowns[" + i + "].map: expected a map index below " + maps
+            + ", got " + s.map());
+      }
+      for (int j = 0; j < i; j++) {
+        if (slowdowns.get(j).map() == s.map() && slowdowns.get(j).attempt() == s.attempt()) {
+          throw new IllegalArgumentException("workload.slowdowns[" + i + "]: map " + s.map() + " attempt "
+              + s.attempt() + " already has a profile (slowdowns[" + j + "])");
+        }
+      }
+    }
   }
 
   public SyntheticWorkload withMaps(int newMaps) {
     return new SyntheticWorkload(newMaps, reduces, mapMillis, reduceMillis, mapMillisList,
-        recordsPerMap);
+        recordsPerMap, slowdowns);
   }
 
   public SyntheticWorkload withReduces(int newReduces) {
     return new SyntheticWorkload(maps, newReduces, mapMillis, reduceMillis, mapMillisList,
-        recordsPerMap);
+        recordsPerMap, slowdowns);
   }
 
   public SyntheticWorkload withMapMillis(long millis) {
     return new SyntheticWorkload(maps, reduces, millis, reduceMillis, mapMillisList,
-        recordsPerMap);
+        recordsPerMap, slowdowns);
   }
 
   public SyntheticWorkload withReduceMillis(long millis) {
-    return new SyntheticWorkload(maps, reduces, mapMillis, millis, mapMillisList, recordsPerMap);
+    return new SyntheticWorkload(maps, reduces, mapMillis, millis, mapMillisList, recordsPerMap, slowdowns);
   }
 
   public SyntheticWorkload withMapMillisList(List<Long> millis) {
-    return new SyntheticWorkload(maps, reduces, mapMillis, reduceMillis, millis, recordsPerMap);
+    return new SyntheticWorkload(maps, reduces, mapMillis, reduceMillis, millis, recordsPerMap, slowdowns);
   }
 
   public SyntheticWorkload withRecordsPerMap(int records) {
-    return new SyntheticWorkload(maps, reduces, mapMillis, reduceMillis, mapMillisList, records);
+    return new SyntheticWorkload(maps, reduces, mapMillis, reduceMillis, mapMillisList, records, slowdowns);
+  }
+
+  public SyntheticWorkload withSlowdowns(List<Slowdown> profiles) {
+    return new SyntheticWorkload(maps, reduces, mapMillis, reduceMillis, mapMillisList, recordsPerMap, profiles);
   }
 
   /** Duration of map {@code index}. */
@@ -131,6 +155,9 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
       p.put("mapMillisList", joinMillis(mapMillisList));
     }
     p.put("recordsPerMap", Integer.toString(recordsPerMap));
+    if (!slowdowns.isEmpty()) {
+      p.put("slowdowns", Slowdown.encodeAll(slowdowns));
+    }
     return Collections.unmodifiableMap(p);
   }
 
@@ -155,6 +182,11 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
     }
     jc.setLong(REDUCE_MS_KEY, reduceMillis);
     jc.setInt(RECORDS_KEY, recordsPerMap);
+    if (slowdowns.isEmpty()) {
+      jc.unset(SLOWDOWNS_KEY);
+    } else {
+      jc.set(SLOWDOWNS_KEY, Slowdown.encodeAll(slowdowns));
+    }
     job.setInputFormatClass(SyntheticInputFormat.class);
     job.setMapperClass(SyntheticMapper.class);
     job.setReducerClass(SyntheticReducer.class);
@@ -302,27 +334,42 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
 
   /**
    * Spreads the map's duration over its records: record {@code s} of {@code n} (key the map index,
-   * value {@code s}) is returned once {@code (s + 1) / n} of the duration has passed. The framework
-   * samples progress after each record, so the records are what make progress advance.
+   * value {@code s}) is returned once its step has passed, each step {@code 1 / n} of the duration
+   * (times the attempt's slow-down factor at progress {@code s / n}, if {@link #SLOWDOWNS_KEY} gives
+   * it one). The framework samples progress after each record, so the records are what make
+   * progress advance, at the rate the profile sets.
    */
   public static class TimedRecordReader extends RecordReader<IntWritable, IntWritable> {
     private final IntWritable key = new IntWritable();
     private final IntWritable value = new IntWritable();
     private TaskAttemptContext context;
-    private long start;
-    private long durationNanos;
+    private long stepNanos;
+    private Slowdown slowdown;
     private int steps;
     private int step;
+    /** When the current step began and when it ends ({@link System#nanoTime}). */
+    private long stepStart;
+    private long stepEnd;
 
     @Override
     public void initialize(InputSplit split, TaskAttemptContext ctx) {
       context = ctx;
       int index = ((IndexSplit) split).index();
-      long millis = configuredMapMillis(ctx.getConfiguration(), index);
-      durationNanos = TimeUnit.MILLISECONDS.toNanos(millis);
+      Configuration conf = ctx.getConfiguration();
+      long millis = configuredMapMillis(conf, index);
       steps = steps(millis);
+      stepNanos = TimeUnit.MILLISECONDS.toNanos(millis) / steps;
+      slowdown = Slowdown.of(Slowdown.decodeAll(conf.get(SLOWDOWNS_KEY)), index,
+          ctx.getTaskAttemptID() == null ? 0 : ctx.getTaskAttemptID().getId());
       key.set(index);
-      start = System.nanoTime();
+      stepStart = System.nanoTime();
+      stepEnd = stepStart + stepLength(0);
+    }
+
+    /** Step {@code s}'s length: its share of the duration, slowed by the profile where it applies. */
+    private long stepLength(int s) {
+      double factor = slowdown == null ? 1 : slowdown.factorAt((double) s / steps);
+      return (long) Math.min(Long.MAX_VALUE / 4, stepNanos * factor);
     }
 
     @Override
@@ -330,9 +377,11 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
       if (step >= steps) {
         return false;
       }
-      sleepUntil(start + fraction(durationNanos, step + 1, steps), context);
+      sleepUntil(stepEnd, context);
       value.set(step);
       step++;
+      stepStart = stepEnd;
+      stepEnd = stepStart + stepLength(step);
       return true;
     }
 
@@ -351,10 +400,9 @@ public record SyntheticWorkload(int maps, int reduces, long mapMillis, long redu
       if (step >= steps) {
         return 1f;
       }
-      if (durationNanos == 0) {
-        return (float) step / steps;
-      }
-      return (float) Math.min(1.0, (System.nanoTime() - start) / (double) durationNanos);
+      long length = stepEnd - stepStart;
+      double within = length <= 0 ? 0 : Math.min(1.0, (System.nanoTime() - stepStart) / (double) length);
+      return (float) ((step + within) / steps);
     }
 
     @Override

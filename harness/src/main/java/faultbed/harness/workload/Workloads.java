@@ -31,7 +31,7 @@ public final class Workloads {
   /** Synthetic job with 10 s maps, 5 s reduces and 1000 shuffled records per map. */
   public static SyntheticWorkload synthetic(int maps, int reduces) {
     return new SyntheticWorkload(maps, reduces, DEFAULT_MAP_MILLIS, DEFAULT_REDUCE_MILLIS,
-        List.of(), DEFAULT_RECORDS_PER_MAP);
+        List.of(), DEFAULT_RECORDS_PER_MAP, List.of());
   }
 
   /**

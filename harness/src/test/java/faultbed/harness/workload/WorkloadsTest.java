@@ -27,6 +27,7 @@ import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
@@ -213,6 +214,57 @@ class WorkloadsTest {
       copy.readFields(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
       assertEquals(i, copy.index());
     }
+  }
+
+  @Test
+  void aSlowedAttemptStepsSlowerFromItsProfilesProgressOnAndOtherAttemptsDoNot() throws Exception {
+    Configuration conf = new Configuration();
+    conf.setLong(SyntheticWorkload.MAP_MS_KEY, 1_000);
+    SyntheticWorkload w = Workloads.synthetic(2, 1).withMapMillis(1_000)
+        .withSlowdowns(List.of(new Slowdown(0, 0, List.of(new Slowdown.Step(0.5, 4)))));
+    conf.set(SyntheticWorkload.SLOWDOWNS_KEY, w.parameters().get("slowdowns"));
+    assertEquals("m0a0:0.5x4", conf.get(SyntheticWorkload.SLOWDOWNS_KEY));
+
+    long[] slowed = readAll(conf, new TaskAttemptID("jt", 1, TaskType.MAP, 0, 0));
+    // 20 steps of 50 ms, the last 10 four times as long: 500 ms then 2000 ms
+    assertTrue(slowed[0] >= 450 && slowed[0] < 1_200, "first half took " + slowed[0] + " ms");
+    assertTrue(slowed[1] >= 1_950 && slowed[1] < 3_500, "second half took " + slowed[1] + " ms");
+    long[] backup = readAll(conf, new TaskAttemptID("jt", 1, TaskType.MAP, 0, 1));
+    assertTrue(backup[1] < 1_200, "attempt 1 is not slowed, its second half took " + backup[1] + " ms");
+    long[] sibling = readAll(conf, new TaskAttemptID("jt", 1, TaskType.MAP, 1, 0));
+    assertTrue(sibling[1] < 1_200, "map 1 is not slowed, its second half took " + sibling[1] + " ms");
+  }
+
+  /** Reads every record of the attempt's map; returns ms to reach half progress, then ms from there to the end. */
+  private static long[] readAll(Configuration conf, TaskAttemptID attempt) throws Exception {
+    SyntheticWorkload.TimedRecordReader reader = new SyntheticWorkload.TimedRecordReader();
+    long start = System.nanoTime();
+    reader.initialize(new SyntheticWorkload.IndexSplit(attempt.getTaskID().getId()),
+        new TaskAttemptContextImpl(conf, attempt));
+    long half = -1;
+    while (reader.nextKeyValue()) {
+      if (half < 0 && reader.getProgress() >= 0.5f) {
+        half = System.nanoTime();
+      }
+    }
+    long end = System.nanoTime();
+    return new long[] {(half - start) / 1_000_000, (end - half) / 1_000_000};
+  }
+
+  @Test
+  void slowdownsRoundTripAndRefuseWhatCannotBe() {
+    List<Slowdown> all = List.of(new Slowdown(0, 0, List.of(new Slowdown.Step(0.1, 2), new Slowdown.Step(0.25, 4.5))),
+        new Slowdown(3, 1, List.of(new Slowdown.Step(0, 1000))));
+    assertEquals("m0a0:0.1x2,0.25x4.5;m3a1:0x1000", Slowdown.encodeAll(all));
+    assertEquals(all, Slowdown.decodeAll(Slowdown.encodeAll(all)));
+    assertEquals(1.0, all.get(0).factorAt(0.05));
+    assertEquals(2.0, all.get(0).factorAt(0.1));
+    assertEquals(4.5, all.get(0).factorAt(0.99));
+    assertMessage("profile[1].from: expected more than 0.4 (steps in increasing progress), got 0.2",
+        () -> new Slowdown(0, 0, List.of(new Slowdown.Step(0.4, 2), new Slowdown.Step(0.2, 3))));
+    assertMessage("factor: expected a slow-down factor in [1, 1000000], got 0.5", () -> new Slowdown.Step(0.1, 0.5));
+    assertMessage("workload.slowdowns[0].map: expected a map index below 2, got 2",
+        () -> Workloads.synthetic(2, 1).withSlowdowns(List.of(new Slowdown(2, 0, List.of(new Slowdown.Step(0, 2))))));
   }
 
   @Test
