@@ -88,7 +88,7 @@ public final class SuiteRunner {
           for (int w = 0; w < scenario.warmupRuns(); w++) {
             progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
             cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
-                v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation()));
+                v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation(), v.jobLimit()));
             cluster.reset();
           }
         } else if (dirty) {
@@ -96,7 +96,7 @@ public final class SuiteRunner {
           cluster.reset();
         }
         RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-            v.workload(), v.timeline(), v.speculation());
+            v.workload(), v.timeline(), v.speculation(), v.jobLimit());
         progress.runStarting(records.size(), total, spec.runId());
         RunRecord record;
         try {

@@ -102,6 +102,7 @@ class ScenarioValidationTest {
       same attempt twice      | { "workload": { "type": "synthetic", "maps": 4, "slowdowns": [ { "map": 1, "profile": [ { "from": 0, "factor": 2 } ] }, { "map": 1, "attempt": 0, "profile": [ { "from": 0, "factor": 3 } ] } ] } } | workload.slowdowns[1]: map 1 attempt 0 already has a profile (workload.slowdowns[0])
       unknown expectation     | { "workload": { "type": "sort", "size": "1MB" }, "expect": { "speculates": true } } | expect.speculates: unknown field; expected one of [failedMaps, speculated, state]
       variant's bad state     | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "expect": { "state": "DONE" } } } } | variants.a.expect.state: expected one of [FAILED, KILLED, SUCCEEDED], got "DONE"
+      zero job limit          | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "jobLimit": "0s" } } } | variants.a.jobLimit: expected a duration above zero
       negative failed maps    | { "workload": { "type": "sort", "size": "1MB" }, "expect": { "failedMaps": -1 } } | expect.failedMaps: expected a count of 0 or more, got -1
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,

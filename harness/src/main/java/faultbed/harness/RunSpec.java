@@ -6,14 +6,24 @@ import faultbed.harness.workload.Workload;
 /**
  * One run: which workload, under which fault timeline and speculator, with which seed, and where it
  * belongs.
+ *
+ * @param jobLimit how long the job may run before the harness kills it (null: an hour)
  */
 public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
-    Workload workload, Timeline timeline, Speculation speculation) {
+    Workload workload, Timeline timeline, Speculation speculation, java.time.Duration jobLimit) {
+  /** How long a job may run when its spec sets no limit. */
+  public static final java.time.Duration DEFAULT_JOB_LIMIT = java.time.Duration.ofHours(1);
 
   private static final java.util.concurrent.atomic.AtomicInteger ADHOC = new java.util.concurrent.atomic.AtomicInteger();
 
   public RunSpec {
     speculation = speculation == null ? Speculation.off() : speculation;
+    jobLimit = jobLimit == null ? DEFAULT_JOB_LIMIT : jobLimit;
+  }
+
+  public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
+      Timeline timeline, Speculation speculation) {
+    this(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, null);
   }
 
   public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
@@ -27,11 +37,11 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   }
 
   public RunSpec withSeed(long s) {
-    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation);
+    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit);
   }
 
   public RunSpec withSpeculation(Speculation s) {
-    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s);
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit);
   }
 
   public String runId() {

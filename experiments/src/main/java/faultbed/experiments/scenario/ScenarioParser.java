@@ -52,11 +52,12 @@ public final class ScenarioParser {
   static final int MAX_RUNS = 10_000;
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect");
+      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect",
+      "jobLimit");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
       "timeScale", "network", "backend", "inventory");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
-      "faults+", "runs", "speculation", "expect");
+      "faults+", "runs", "speculation", "expect", "jobLimit");
   private static final List<String> FAULT_KINDS = FaultKind.names();
   private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
 
@@ -114,11 +115,12 @@ public final class ScenarioParser {
     Workload workload = workload(workloadNode, "workload");
     List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
     Speculation speculation = speculation(root.get("speculation"), "speculation", Speculation.off());
+    Duration jobLimit = root.has("jobLimit") ? positive(duration(root.get("jobLimit"), "jobLimit"), "jobLimit") : null;
 
     List<Variant> variants = new ArrayList<>();
     JsonNode vs = root.get("variants");
     if (vs == null) {
-      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation));
+      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation, jobLimit));
       checkNetwork(variants.get(0), "");
     } else {
       object(vs, "variants");
@@ -151,7 +153,8 @@ public final class ScenarioParser {
         }
         int vr = v.has("runs") ? runs(v.get("runs"), at + ".runs") : runs;
         Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
-        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2));
+        Duration vl = v.has("jobLimit") ? positive(duration(v.get("jobLimit"), at + ".jobLimit"), at + ".jobLimit") : jobLimit;
+        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
     }

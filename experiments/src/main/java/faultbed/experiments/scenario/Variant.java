@@ -7,10 +7,15 @@ import faultbed.harness.workload.Workload;
 
 /**
  * One arm of a scenario, fully resolved: what runs, on what cluster, under which faults and
- * speculator, how often.
+ * speculator, how often, and how long its job may run (null: {@link faultbed.harness.RunSpec#DEFAULT_JOB_LIMIT}).
  */
 public record Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
-    Speculation speculation) {
+    Speculation speculation, java.time.Duration jobLimit) {
+  public Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
+      Speculation speculation) {
+    this(name, cluster, workload, timeline, runs, speculation, null);
+  }
+
   public Variant {
     speculation = speculation == null ? Speculation.off() : speculation;
     if (runs < 0) {
@@ -20,19 +25,19 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
 
   /** The same variant with its nodes on another backend. */
   public Variant withBackend(faultbed.harness.NodeBackend b) {
-    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation);
+    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation, jobLimit);
   }
 
   /** The same variant on the cluster {@code inventory} names. */
   public Variant withInventory(faultbed.harness.remote.Inventory inventory) {
-    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation);
+    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation, jobLimit);
   }
 
   public Variant withHadoop(java.util.Map<String, String> settings) {
-    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation);
+    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation, jobLimit);
   }
 
   public Variant withRuns(int n) {
-    return new Variant(name, cluster, workload, timeline, n, speculation);
+    return new Variant(name, cluster, workload, timeline, n, speculation, jobLimit);
   }
 }

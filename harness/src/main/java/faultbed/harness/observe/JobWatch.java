@@ -22,8 +22,6 @@ import org.apache.hadoop.mapreduce.TaskType;
  * whether the RM says it has ended, and a deadline, so no wait on a hung job is unbounded.
  */
 final class JobWatch {
-  /** How long a job may run before the harness kills it. */
-  static final Duration JOB_LIMIT = Duration.ofHours(1);
   /** How long a killed job may take to end before the run is given up. */
   static final Duration KILL_GRACE = Duration.ofMinutes(2);
 
@@ -97,16 +95,18 @@ final class JobWatch {
     }
   }
 
-  /** Kills a job that runs past {@link #JOB_LIMIT}, and gives up on one that outlives its kill. */
+  /** Kills a job that runs past its limit, and gives up on one that outlives its kill. */
   static final class Deadline {
     private final Job job;
     private final LongSupplier nowMs;
     private final List<String> notes;
     private final long started;
+    private final Duration limit;
     private boolean killed;
 
-    Deadline(Job job, LongSupplier nowMs, List<String> notes) {
+    Deadline(Job job, Duration limit, LongSupplier nowMs, List<String> notes) {
       this.job = job;
+      this.limit = limit;
       this.nowMs = nowMs;
       this.notes = notes;
       this.started = nowMs.getAsLong();
@@ -114,17 +114,17 @@ final class JobWatch {
 
     void check() {
       long ran = nowMs.getAsLong() - started;
-      if (!killed && ran > JOB_LIMIT.toMillis()) {
+      if (!killed && ran > limit.toMillis()) {
         killed = true;
-        notes.add(job.getJobID() + " ran past faultbed's limit of " + JOB_LIMIT.toMinutes() + " min and was killed");
+        notes.add(job.getJobID() + " ran past its limit of " + limit.toSeconds() + " s (jobLimit) and was killed");
         try {
           job.killJob();
         } catch (IOException e) {
           notes.add("killing " + job.getJobID() + " failed: " + e.getMessage());
         }
-      } else if (killed && ran > JOB_LIMIT.plus(KILL_GRACE).toMillis()) {
+      } else if (killed && ran > limit.plus(KILL_GRACE).toMillis()) {
         throw new HarnessException(job.getJobID() + " did not end within " + KILL_GRACE.toMinutes()
-            + " min of being killed at faultbed's limit of " + JOB_LIMIT.toMinutes() + " min");
+            + " min of being killed at its limit of " + limit.toSeconds() + " s");
       }
     }
   }

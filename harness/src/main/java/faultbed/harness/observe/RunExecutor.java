@@ -116,7 +116,7 @@ public final class RunExecutor {
         java.util.function.Supplier<String> appState = () -> cluster.applicationState(appId);
         faults.scheduleTimed(t0, observed, appState);
         boolean needReducers = faults.needsReducers();
-        JobWatch.Deadline deadline = new JobWatch.Deadline(job, nowMs, notes);
+        JobWatch.Deadline deadline = new JobWatch.Deadline(job, spec.jobLimit(), nowMs, notes);
         while (!JobWatch.finished(appState.get())) {
           deadline.check();
           try {
@@ -142,7 +142,7 @@ public final class RunExecutor {
         for (Job companion : l.companions()) {
           String companionApp = JobWatch.appIdOf(companion);
           listener.phase("waiting for companion job " + companion.getJobID());
-          JobWatch.Deadline companionDeadline = new JobWatch.Deadline(companion, nowMs, notes);
+          JobWatch.Deadline companionDeadline = new JobWatch.Deadline(companion, spec.jobLimit(), nowMs, notes);
           while (!JobWatch.finished(cluster.applicationState(companionApp))) {
             companionDeadline.check();
             Thread.sleep(POLL_MS);
