@@ -85,7 +85,7 @@ class ScenarioSchemaTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       synthetic times         | { "workload": { "type": "synthetic", "maps": 2, "reduces": 0, "mapTimes": ["1s", "2.5s"], "reduceTime": "500ms", "recordsPerMap": 10 } }
-      slowdowns and expect    | { "workload": { "type": "synthetic", "maps": 2, "slowdowns": [ { "map": 1, "attempt": 0, "profile": [ { "from": 0, "factor": 2 }, { "from": 0.5, "factor": 10.5 } ] } ] }, "expect": { "state": "SUCCEEDED", "failedMaps": 0 }, "variants": { "a": { "expect": { "speculated": true }, "workload": { "slowdowns": [ { "map": 0, "profile": [ { "from": 0.4, "factor": 1.2 } ] } ] } } } }
+      slowdowns and expect    | { "workload": { "type": "synthetic", "maps": 2, "slowdowns": [ { "map": 1, "attempt": 0, "profile": [ { "from": 0, "factor": 2 }, { "from": 0.5, "factor": 10.5 } ] } ] }, "expect": { "state": "SUCCEEDED", "failedMaps": 0 }, "variants": { "a": { "expect": { "speculated": true, "backedUp": { "map 0": true, "reduce 1": false } }, "workload": { "slowdowns": [ { "map": 0, "profile": [ { "from": 0.4, "factor": 1.2 } ] } ] } } } }
       every fault kind        | { WL, "faults": [ { "kind": "crash", "node": "random", "spareAm": true, "suppressRst": true, "at": "1s" }, { "kind": "stop", "node": 1, "at": "2s" }, { "kind": "rst-suppression", "node": "same", "at": "3s", "for": "4s" }, { "kind": "blackhole", "node": "idle", "at": "3s" }, { "kind": "bandwidth-cap", "node": "most-maps", "at": "1s", "rate": "1.5MB/s" }, { "kind": "latency", "node": 0, "at": "1s", "delay": "20ms", "jitter": "5ms" }, { "kind": "disk-load", "node": 0, "at": "1s", "writers": 2, "block": "1MB", "file": 1048576, "direct": false }, { "kind": "cpu-hog", "node": "running-reducer", "at": "1s", "spinners": 2 }, { "kind": "slow-node", "node": "holding-map-outputs", "at": "0s", "readRate": "10MB/s" }, { "kind": "freeze", "node": "application-master", "at": "1s", "for": "2m" } ] }
       every trigger           | { WL, "faults": [ { "kind": "stop", "node": 0, "at": { "uniform": ["1s", "38s"], "strata": 6 } }, { "kind": "stop", "node": 1, "at": { "event": "maps-completed", "count": 8 } }, { "kind": "stop", "node": 2, "at": { "event": "reducer-in-shuffle" } } ] }
       cluster and network     | { "$schema": "../schema/scenario.schema.json", "name": "n", WL, "cluster": { "nodes": 2, "nodeMemoryMb": 2048, "nodeVcores": 2, "containerMemoryMb": 512, "timeScale": 0.05, "backend": "namespace", "network": "kernel" }, "hadoop": { "mapreduce.job.reduce.slowstart.completedmaps": 0.5, "yarn.resourcemanager.am.max-attempts": 2, "mapreduce.map.speculative": true } }
@@ -134,6 +134,7 @@ class ScenarioSchemaTest {
       unknown expectation     | { WL, "expect": { "speculates": true } }
       expected state unknown  | { WL, "variants": { "a": { "expect": { "state": "DONE" } } } }
       speculated not boolean  | { WL, "expect": { "speculated": "yes" } }
+      backup of no task       | { WL, "expect": { "backedUp": { "task 0": true } } }
       zero time scale         | { WL, "cluster": { "timeScale": 0 } }
       unknown network         | { WL, "cluster": { "network": "docker" } }
       unknown backend         | { WL, "cluster": { "backend": "kubernetes" } }

@@ -24,9 +24,19 @@ import java.util.TreeSet;
  * @param speculated whether some task ran a speculative attempt (one started while an earlier attempt
  *                   of its task still ran)
  * @param failedMaps how many map attempts ended FAILED
+ * @param backedUp   by task ("map 0", "reduce 3"): whether that task ran a speculative attempt
  */
-public record Expectation(String state, Boolean speculated, Integer failedMaps) {
-  private static final Set<String> FIELDS = new TreeSet<>(Set.of("state", "speculated", "failedMaps"));
+public record Expectation(String state, Boolean speculated, Integer failedMaps, Map<String, Boolean> backedUp) {
+  private static final Set<String> FIELDS = new TreeSet<>(Set.of("state", "speculated", "failedMaps", "backedUp"));
+  private static final java.util.regex.Pattern TASK = java.util.regex.Pattern.compile("(map|reduce) (\\d{1,6})");
+
+  public Expectation {
+    backedUp = backedUp == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(backedUp));
+  }
+
+  public Expectation(String state, Boolean speculated, Integer failedMaps) {
+    this(state, speculated, failedMaps, null);
+  }
   private static final Set<String> STATES = new TreeSet<>(Set.of("SUCCEEDED", "FAILED", "KILLED"));
 
   /** A field of an {@code "expect"} object that cannot be checked, and what was expected there. */
@@ -73,7 +83,7 @@ public record Expectation(String state, Boolean speculated, Integer failedMaps) 
         throw new Invalid(at + "." + f, "unknown field; expected one of " + FIELDS);
       }
     }
-    Expectation b = base == null ? new Expectation(null, null, null) : base;
+    Expectation b = base == null ? new Expectation(null, null, null, null) : base;
     String state = b.state;
     if (n.has("state")) {
       JsonNode s = n.get("state");
@@ -97,7 +107,24 @@ public record Expectation(String state, Boolean speculated, Integer failedMaps) 
       }
       failedMaps = f.asInt();
     }
-    return new Expectation(state, speculated, failedMaps);
+    Map<String, Boolean> backedUp = new LinkedHashMap<>(b.backedUp);
+    if (n.has("backedUp")) {
+      JsonNode t = n.get("backedUp");
+      if (!t.isObject() || t.isEmpty()) {
+        throw new Invalid(at + ".backedUp", "expected an object such as {\"map 0\": true}, got " + t);
+      }
+      for (Iterator<Map.Entry<String, JsonNode>> it = t.fields(); it.hasNext(); ) {
+        var e = it.next();
+        if (!TASK.matcher(e.getKey()).matches()) {
+          throw new Invalid(at + ".backedUp", "expected tasks named \"map N\" or \"reduce N\", got \"" + e.getKey() + "\"");
+        }
+        if (!e.getValue().isBoolean()) {
+          throw new Invalid(at + ".backedUp." + e.getKey(), "expected true or false, got " + e.getValue());
+        }
+        backedUp.put(e.getKey(), e.getValue().asBoolean());
+      }
+    }
+    return new Expectation(state, speculated, failedMaps, backedUp);
   }
 
   /**
@@ -134,6 +161,11 @@ public record Expectation(String state, Boolean speculated, Integer failedMaps) 
     return Optional.of(ofScenario(RecordStore.json().readTree(copy.toFile())));
   }
 
+  /** The task's number in its job: the last field of {@code task_..._m_000003}. */
+  private static int taskIndex(String taskId) {
+    return Integer.parseInt(taskId.substring(taskId.lastIndexOf('_') + 1));
+  }
+
   /** {@code record} against this expectation: what it did not meet, and what it showed. */
   public Verdict check(RunRecord record) {
     List<String> unmet = new ArrayList<>();
@@ -159,6 +191,18 @@ public record Expectation(String state, Boolean speculated, Integer failedMaps) 
     if (failedMaps != null && failed != failedMaps) {
       unmet.add("failedMaps: expected " + failedMaps + ", was " + failed);
     }
+    backedUp.forEach((task, expected) -> {
+      var m = TASK.matcher(task);
+      m.matches();
+      String type = m.group(1).equals("map") ? "MAP" : "REDUCE";
+      int index = Integer.parseInt(m.group(2));
+      boolean was = attempts.stream().anyMatch(a -> a.speculative() && type.equals(a.type()) && taskIndex(a.taskId()) == index);
+      if (attempts.isEmpty()) {
+        unmet.add("backedUp." + task + ": expected " + expected + ", but the record has no task attempts");
+      } else if (was != expected) {
+        unmet.add("backedUp." + task + ": expected " + expected + ", was " + was);
+      }
+    });
     String observed = "job " + jobState + "; " + launched + "; "
         + (backups.isEmpty() ? "no backup" : "backups: " + String.join(", ", backups)) + "; " + failed + " failed map attempt(s)";
     return new Verdict(record.runId(), record.variant(), this, List.copyOf(unmet), observed);

@@ -73,6 +73,25 @@ class ExpectationTest {
   }
 
   @Test
+  void aNamedTaskMustOrMustNotHaveBeenBackedUp() throws IOException {
+    Map<String, Expectation> e = Expectation.ofScenario(RecordStore.json().readTree("""
+        { "expect": { "backedUp": { "map 0": true } },
+          "variants": { "first": {}, "not-first": { "expect": { "backedUp": { "map 0": false, "reduce 0": false } } } } }
+        """));
+    assertEquals(Map.of("map 0", false, "reduce 0", false), e.get("not-first").backedUp());
+    RunRecord map1BackedUp = run("first", attempt("m", 1, 1, "KILLED", true));
+    assertEquals(List.of("backedUp.map 0: expected true, was false"), e.get("first").check(map1BackedUp).unmet());
+    assertTrue(e.get("not-first").check(map1BackedUp).met());
+    RunRecord map0BackedUp = run("first", attempt("m", 0, 1, "SUCCEEDED", true));
+    assertTrue(e.get("first").check(map0BackedUp).met());
+    assertEquals(List.of("backedUp.map 0: expected false, was true"), e.get("not-first").check(map0BackedUp).unmet());
+
+    var bad = assertThrows(Expectation.Invalid.class, () -> Expectation.ofScenario(
+        RecordStore.json().readTree("{ \"expect\": { \"backedUp\": { \"task 0\": true } } }")));
+    assertEquals("expect.backedUp: expected tasks named \"map N\" or \"reduce N\", got \"task 0\"", bad.getMessage());
+  }
+
+  @Test
   void theJobsStateIsChecked() throws IOException {
     RunRecord r = BlockedSuite.record("free", 0, 1, Double.NaN);
     var v = Expectation.ofScenario(RecordStore.json().readTree(SCENARIO)).get("free").check(r);

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 /** Checks every run against the expectation its scenario states for its variant. */
 @Command(name = "verify", mixinStandardHelpOptions = true, description = {
     "Checks every run against what its scenario expects of its variant (\"expect\": the job's state, whether"
-        + " a backup was launched, failed map attempts), from the records (no cluster needed).",
+        + " a backup was launched, of which tasks, failed map attempts), from the records (no cluster needed).",
     "Exit 0: every run met its expectations; 1: some run did not; 2: no records, or a scenario that states"
         + " no expectation."})
 final class VerifyCommand implements Callable<Integer> {
