@@ -59,9 +59,14 @@ public final class V2Probe {
     result("healed", Boolean.toString(!Cgroup.of(ledger.owner()).existsAnywhere()));
 
     // SIGKILL of a harness during a freeze, a CPU cap and an I/O throttle, then one start
-    Process maker = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), V2Probe.class.getName(), disk.toString(), "leftovers")
-        .redirectErrorStream(true).start();
+    // interpreted like this JVM when the test runs it so (see CgroupV2GuestTest)
+    boolean interpreted = System.getProperty("java.vm.info", "").contains("interpreted");
+    List<String> makerArgv = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    if (interpreted) {
+      makerArgv.add("-Xint");
+    }
+    makerArgv.addAll(List.of("-cp", System.getProperty("java.class.path"), V2Probe.class.getName(), disk.toString(), "leftovers"));
+    Process maker = new ProcessBuilder(makerArgv).redirectErrorStream(true).start();
     String owner;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(maker.getInputStream()))) {
       String line = out.readLine();
