@@ -260,7 +260,7 @@ class YarnHostsTest {
       { "name": "held", "workload": { "type": "synthetic", "maps": 3, "reduces": 1, "mapTime": "120s", "reduceTime": "1s" },
         "faults": [
           { "kind": "freeze", "node": 0, "at": "1s", "for": "10min" },
-          { "kind": "crash", "node": 0, "at": "3s" },
+          { "kind": "crash", "node": 0, "at": "30s" },
           { "kind": "rst-suppression", "node": 1, "at": "1s", "for": "10min" },
           { "kind": "cpu-hog", "node": 1, "at": "1s", "spinners": 1, "for": "10min" },
           { "kind": "blackhole", "node": 2, "at": "1s", "for": "10min" },
@@ -274,7 +274,9 @@ class YarnHostsTest {
    * suppression and CPU spinners on w2, a blackhole, a bandwidth cap and dd writers on w3) leaves
    * them there, and its job running; the next start of the remote cluster heals every one (the
    * crashed NodeManager started again, the job killed through the ResourceManager), says so, and
-   * leaves nothing on any host: no rule, qdisc, load process or file.
+   * leaves nothing on any host: no rule, qdisc, load process or file. The crash comes 29 s after
+   * the freeze: under the fixture's load making the freeze over SSH has taken over 2 s, and a crash
+   * made first left it no NodeManager to stop.
    */
   @Test
   @Order(7)
