@@ -42,13 +42,19 @@ final class ProgressDisplay implements SuiteRunner.Progress {
     StringBuilder faults = new StringBuilder();
     for (RunRecord.FaultEvent f : r.faults()) {
       faults.append(String.format(", %s node %d at %s", f.kind(), f.node(),
-          f.injectedMs() == null ? "(not injected)" : String.format("%.1f s", f.injectedMs() / 1000.0)));
+          f.injectedMs() == null ? notInjected(f) : String.format("%.1f s", f.injectedMs() / 1000.0)));
       r.nodes().stream().filter(n -> n.index() == f.node()).findFirst().flatMap(RunRecord.NodeInfo::lostAt)
           .ifPresent(lost -> faults.append(String.format(" (LOST at %.1f s)", lost / 1000.0)));
     }
     clearLine();
     out.printf("[%d/%d] %s: %s%s%n", done, total, r.runId(), outcome, faults);
     draw(true);
+  }
+
+  /** A fault that never took effect, with the reason the harness met (the record keeps it too). */
+  private static String notInjected(RunRecord.FaultEvent f) {
+    String error = f.detail().get("error");
+    return error == null ? "(not injected)" : "(not injected: " + error + ")";
   }
 
   @Override

@@ -172,6 +172,8 @@ final class FaultDriver implements AutoCloseable {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       a.error = e.getClass().getSimpleName() + ": " + e.getMessage();
+      listener.phase("fault: " + a.step.fault().kind() + (a.node == null ? "" : " node " + a.node)
+          + " not injected: " + a.error);
     }
   }
 
