@@ -86,6 +86,8 @@ public final class SuiteReport {
 
     whatWasRun(h, records);
 
+    nodeSpeeds(h, faultbed.results.NodeSpeeds.of(records));
+
     h.element("h2", "Completion time");
     summaryTable(h, records);
     comparisonTable(h, dir, records, times);
@@ -164,6 +166,27 @@ public final class SuiteReport {
           + ", faultbed " + r.provenance().faultbed() + " (" + r.provenance().commit() + "), " + r.provenance().java()));
     }
     h.raw("</tbody></table>\n");
+  }
+
+  /** How much each node setting of the scenario slowed its maps: whether "node 3 is 4x slower" held. */
+  private static void nodeSpeeds(Html h, faultbed.results.NodeSpeeds speeds) {
+    if (speeds.isEmpty()) {
+      return; // no slowed node: nothing to calibrate
+    }
+    h.element("h2", "Node speed under each setting");
+    h.raw("<table><thead><tr><th>setting</th><th>nodes</th><th>maps</th><th>median map s</th><th>95% CI</th>")
+        .raw("<th>slow-down</th><th>95% CI</th></tr></thead><tbody>\n");
+    for (faultbed.results.NodeSpeeds.Setting s : speeds.settings()) {
+      h.raw("<tr>").element("td", s.label()).element("td", s.nodes().toString().replaceAll("[\\[\\]]", ""))
+          .raw(num(s.mapSeconds().length)).raw(num(s.median())).raw(cell(s.medianInterval()))
+          .raw(num(s.slowdown() == null ? Double.NaN : s.slowdown(), "%.2f")).raw(cell(s.slowdownInterval(), "%.2f"))
+          .raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">").text("Measured on this suite's own maps, from " + speeds.source() + ": each"
+        + " succeeded map attempt counts for the setting in force on its node from its start to its end. The"
+        + " slow-down is the median against the median on unslowed nodes, which share the machine with the"
+        + " slowed ones.").raw("</p>\n");
   }
 
   private static void row(Html h, String what, String value) {
