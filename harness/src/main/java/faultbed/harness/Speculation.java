@@ -13,7 +13,7 @@ import java.util.Map;
  *   <li>{@link #off()}: no speculation (faultbed's default, so fault runs are not muddied by backups);
  *   <li>{@link #hadoop3(String)}: Hadoop's DefaultSpeculator with one of its shipped estimators
  *       ("legacy", "exponential", "simple-exponential") or an estimator class name;
- *   <li>{@link #policy(String, Map)}: a {@code SpeculationPolicy} ("hadoop-0.21", "late", "samr",
+ *   <li>{@link #policy(String, Map)}: a {@code SpeculationPolicy} ("hadoop-0.21", "late", "late-history", "samr",
  *       "base" or a class name) run by {@link PolicySpeculator};
  *   <li>{@link #speculator(String)}: the user's own {@code Speculator} class.
  * </ul>

@@ -15,6 +15,7 @@ public final class Policies {
   static {
     KNOWN.put("hadoop-0.21", Hadoop021Rule::new);
     KNOWN.put("late", Late::new);
+    KNOWN.put("late-history", Late::withHistory);
     KNOWN.put("samr", Samr::new);
     KNOWN.put("base", Base::new);
   }

@@ -5,29 +5,19 @@ import faultbed.schedulers.AttemptState;
 import faultbed.schedulers.Backup;
 import faultbed.schedulers.JobSnapshot;
 import faultbed.schedulers.NodeVerdict;
-import faultbed.schedulers.Phase;
 import faultbed.schedulers.PolicySettings;
 import faultbed.schedulers.SpeculationPolicy;
 import faultbed.schedulers.TaskSnapshot;
 import faultbed.schedulers.TaskState;
 import faultbed.schedulers.TaskType;
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import faultbed.schedulers.policies.StageWeights.Weights;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -62,35 +52,18 @@ import java.util.TreeSet;
  *
  * <p>Parameters: {@code HP} (0.2), {@code STaC} (0.3), {@code STrC} (0.2), {@code STrP} (0.3),
  * {@code BP} (0.2), {@code minRunSeconds} (60). History: {@code <stateDir>/<node>.properties} with
- * the node name's unsafe characters replaced by '_'; no state directory means no persistence.
+ * the node name's unsafe characters replaced by '_'; no state directory means no persistence. The
+ * weights and the score are {@link StageWeights}, which LATE's history flavour shares.
  */
 public final class Samr implements SpeculationPolicy {
 
-  /** Stage weights of one node: M1 + M2 = 1, R1 + R2 + R3 = 1. */
-  record Weights(double m1, double m2, double r1, double r2, double r3) {
-    static final Weights DEFAULT = new Weights(1.0, 0.0, 0.33, 0.33, 0.34);
-
-    double[] of(TaskType type) {
-      return type == TaskType.MAP ? new double[] {m1, m2} : new double[] {r1, r2, r3};
-    }
-
-    Weights with(TaskType type, double[] w) {
-      return type == TaskType.MAP ? new Weights(w[0], w[1], r1, r2, r3)
-          : new Weights(m1, m2, w[0], w[1], w[2]);
-    }
-  }
-
-  private static final String[] KEYS = {"M1", "M2", "R1", "R2", "R3"};
-
-  private double hp = 0.2;
   private double staC = 0.3;
   private double strC = 0.2;
   private double strP = 0.3;
   private double bp = 0.2;
   private long minRunMs = 60_000;
-  private Path stateDir;
-  /** History per node, read once per node and replaced when a job finishes. */
-  private final Map<String, Weights> history = new HashMap<>();
+  /** Per-node stage weights in {@code <stateDir>}, learnt across jobs (§III-A). */
+  private StageWeights stageWeights = new StageWeights(0.2, null);
 
   @Override
   public String name() {
@@ -99,14 +72,12 @@ public final class Samr implements SpeculationPolicy {
 
   @Override
   public void configure(PolicySettings settings) {
-    hp = settings.number("HP", 0.2);
     staC = settings.number("STaC", 0.3);
     strC = settings.number("STrC", 0.2);
     strP = settings.number("STrP", 0.3);
     bp = settings.number("BP", 0.2);
     minRunMs = settings.millis("minRunSeconds", 60);
-    stateDir = settings.stateDir();
-    history.clear();
+    stageWeights = new StageWeights(settings.number("HP", 0.2), settings.stateDir());
   }
 
   @Override
@@ -150,9 +121,9 @@ public final class Samr implements SpeculationPolicy {
       AttemptSnapshot a = s.task().soleRunningAttempt().orElseThrow();
       String kind = s.task().type() == TaskType.MAP ? "map" : "reduce";
       String reason = "SAMR progress score " + Stats.num(s.ps()) + " (Hadoop's " + Stats.num(a.progress())
-          + ", stage " + stage(a) + ", node weights "
-          + fmt(weightsOf(job, a.node(), weights).of(s.task().type())) + ") gives rate "
-          + Stats.rate(s.pr()) + " below (1 - STaC " + Stats.num(staC) + ") x average " + kind
+          + ", stage " + StageWeights.stage(a) + ", node weights "
+          + StageWeights.format(stageWeights.weightsOf(job, a.node(), weights).of(s.task().type()))
+          + ") gives rate " + Stats.rate(s.pr()) + " below (1 - STaC " + Stats.num(staC) + ") x average " + kind
           + " rate " + Stats.rate(s.apr()) + " = " + Stats.rate((1 - staC) * s.apr())
           + "; time to end " + Stats.secs(s.tte()) + ", rank " + (out.size() + 1) + " of "
           + slow.size() + " slow tasks; " + (backups + out.size()) + " backups running < BP "
@@ -189,64 +160,17 @@ public final class Samr implements SpeculationPolicy {
   /** §III-A line 8: blend what this job measured into each node's history and write it back. */
   @Override
   public void jobFinished(JobSnapshot job) {
-    for (String node : job.nodes()) {
-      Weights before = history(node);
-      Weights after = before;
-      for (TaskType type : TaskType.values()) {
-        Optional<double[]> measured = measured(job, node, type);
-        if (measured.isPresent()) {
-          after = after.with(type, blend(before.of(type), measured.get()));
-        }
-      }
-      if (!after.equals(before)) {
-        history.put(node, after);
-        write(node, after);
-      }
-    }
+    stageWeights.jobFinished(job);
   }
 
-  // ---- progress score (§III-E) ----
-
-  /** The stage an attempt is in: the later of its reported phase and the latest phase start seen. */
-  static Phase stage(AttemptSnapshot a) {
-    Phase p = a.phase();
-    for (Phase seen : a.phaseStartMs().keySet()) {
-      if (seen.ordinal() > p.ordinal()) {
-        p = seen;
-      }
-    }
-    return p;
-  }
-
+  /** SAMR's progress score PS (§III-E, Eqs. 16-18) from the node's stage weights. */
   double progressScore(JobSnapshot job, TaskType type, AttemptSnapshot a, Map<String, Weights> cache) {
-    if (a.state() == AttemptState.SUCCEEDED) {
-      return 1.0;
-    }
-    double p = a.progress();
-    Phase phase = stage(a);
-    if (phase == Phase.CLEANUP) {
-      return 1.0;
-    }
-    if (phase == Phase.STARTING) {
-      return 0.0;
-    }
-    if (type == TaskType.MAP && job.tasks(TaskType.REDUCE).isEmpty()) {
-      return Stats.clamp01(p);
-    }
-    double[] w = weightsOf(job, a.node(), cache).of(type);
-    // Hadoop's own split of its score: a map is 2/3 map + 1/3 sort, a reduce copy/sort/reduce thirds.
-    double[] cuts = type == TaskType.MAP ? new double[] {0, 2.0 / 3, 1} : new double[] {0, 1.0 / 3, 2.0 / 3, 1};
-    int k = switch (phase) {
-      case SORT -> 1;
-      case REDUCE -> type == TaskType.REDUCE ? 2 : 0;
-      default -> 0;
-    };
-    double subPs = Stats.clamp01((p - cuts[k]) / (cuts[k + 1] - cuts[k]));
-    double ps = 0;
-    for (int i = 0; i < k; i++) {
-      ps += w[i];
-    }
-    return ps + w[k] * subPs;
+    return stageWeights.progressScore(job, type, a, cache);
+  }
+
+  /** The per-node stage weights this instance learns (history read from and written to stateDir). */
+  StageWeights stageWeights() {
+    return stageWeights;
   }
 
   private Optional<Double> bestRate(JobSnapshot job, TaskSnapshot t, Map<String, Weights> cache) {
@@ -291,142 +215,5 @@ public final class Samr implements SpeculationPolicy {
       slow.add(e.getKey());
     }
     return slow;
-  }
-
-  // ---- stage weights (§III-A) ----
-
-  /** The weights used now on a node: history blended with this job's finished tasks there. */
-  private Weights weightsOf(JobSnapshot job, String node, Map<String, Weights> cache) {
-    if (node == null) {
-      return Weights.DEFAULT;
-    }
-    return cache.computeIfAbsent(node, n -> {
-      Weights w = history(n);
-      for (TaskType type : TaskType.values()) {
-        Weights base = w;
-        w = measured(job, n, type).map(m -> base.with(type, blend(base.of(type), m))).orElse(w);
-      }
-      return w;
-    });
-  }
-
-  private double[] blend(double[] hist, double[] now) {
-    double[] out = new double[hist.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = hp * hist[i] + (1 - hp) * now[i];
-    }
-    return out;
-  }
-
-  /**
-   * Mean stage fractions of this job's succeeded attempts of a type on a node, from their phase
-   * start times (map: start..SORT, SORT..finish; reduce: start..SORT..REDUCE..finish).
-   */
-  static Optional<double[]> measured(JobSnapshot job, String node, TaskType type) {
-    List<Phase> cuts = type == TaskType.MAP ? List.of(Phase.SORT) : List.of(Phase.SORT, Phase.REDUCE);
-    double[] sum = new double[cuts.size() + 1];
-    int n = 0;
-    for (TaskSnapshot t : job.tasks(type)) {
-      for (AttemptSnapshot a : t.attempts()) {
-        if (a.state() != AttemptState.SUCCEEDED || !node.equals(a.node()) || a.finishMs() <= a.startMs()
-            || !a.phaseStartMs().keySet().containsAll(cuts)) {
-          continue;
-        }
-        long[] bounds = new long[cuts.size() + 2];
-        bounds[0] = a.startMs();
-        for (int i = 0; i < cuts.size(); i++) {
-          bounds[i + 1] = a.phaseStartMs().get(cuts.get(i));
-        }
-        bounds[bounds.length - 1] = a.finishMs();
-        double total = a.finishMs() - a.startMs();
-        boolean ordered = true;
-        for (int i = 1; i < bounds.length; i++) {
-          ordered &= bounds[i] >= bounds[i - 1];
-        }
-        if (!ordered) {
-          continue;
-        }
-        for (int i = 0; i < sum.length; i++) {
-          sum[i] += (bounds[i + 1] - bounds[i]) / total;
-        }
-        n++;
-      }
-    }
-    if (n == 0) {
-      return Optional.empty();
-    }
-    for (int i = 0; i < sum.length; i++) {
-      sum[i] /= n;
-    }
-    return Optional.of(sum);
-  }
-
-  /** A node's stored weights, read once; defaults when there is no file or no state directory. */
-  Weights history(String node) {
-    return history.computeIfAbsent(node, this::read);
-  }
-
-  static String fileName(String node) {
-    return node.replaceAll("[^A-Za-z0-9._-]", "_") + ".properties";
-  }
-
-  private Weights read(String node) {
-    if (stateDir == null) {
-      return Weights.DEFAULT;
-    }
-    Path file = stateDir.resolve(fileName(node));
-    if (!Files.isRegularFile(file)) {
-      return Weights.DEFAULT;
-    }
-    Properties p = new Properties();
-    try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      p.load(r);
-    } catch (IOException e) {
-      throw new UncheckedIOException("SAMR history " + file + ": cannot read", e);
-    }
-    double[] v = new double[KEYS.length];
-    for (int i = 0; i < KEYS.length; i++) {
-      String s = p.getProperty(KEYS[i]);
-      try {
-        v[i] = Double.parseDouble(s == null ? "" : s.trim());
-      } catch (NumberFormatException e) {
-        throw new IllegalStateException("SAMR history " + file + ": " + KEYS[i]
-            + " expected a number, got " + (s == null ? "nothing" : "\"" + s + "\""));
-      }
-    }
-    return new Weights(v[0], v[1], v[2], v[3], v[4]);
-  }
-
-  private void write(String node, Weights w) {
-    if (stateDir == null) {
-      return;
-    }
-    double[] v = {w.m1(), w.m2(), w.r1(), w.r2(), w.r3()};
-    StringBuilder b = new StringBuilder("# SAMR stage weights (seed 001 section III-A)\n");
-    b.append("node=").append(node.replace("\\", "\\\\").replace(":", "\\:")).append('\n');
-    for (int i = 0; i < KEYS.length; i++) {
-      b.append(KEYS[i]).append('=').append(String.format(Locale.ROOT, "%.6f", v[i])).append('\n');
-    }
-    try {
-      Files.createDirectories(stateDir);
-      Path file = stateDir.resolve(fileName(node));
-      Path tmp = Files.createTempFile(stateDir, fileName(node), ".tmp");
-      Files.writeString(tmp, b, StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("SAMR history for " + node + ": cannot write to " + stateDir, e);
-    }
-  }
-
-  private static String fmt(double[] w) {
-    StringBuilder b = new StringBuilder();
-    for (double x : w) {
-      b.append(b.length() == 0 ? "" : "/").append(String.format(Locale.ROOT, "%.2f", x));
-    }
-    return b.toString();
   }
 }

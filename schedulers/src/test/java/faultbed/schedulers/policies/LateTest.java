@@ -12,15 +12,29 @@ import faultbed.schedulers.JobSnapshot;
 import faultbed.schedulers.NodeVerdict;
 import faultbed.schedulers.Phase;
 import faultbed.schedulers.PolicySettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LateTest {
+
+  @TempDir
+  Path dir;
 
   static Late late(double timeScale, int slots, Map<String, String> params) {
     Late l = new Late();
     l.configure(new PolicySettings(timeScale, slots, params, null));
+    return l;
+  }
+
+  /** LATE using historical information (seed 001 §IV-C), its history in {@code stateDir/late-history}. */
+  static Late lateHistory(int slots, Map<String, String> params, Path stateDir) {
+    Late l = Late.withHistory();
+    l.configure(new PolicySettings(1.0, slots, params, stateDir));
     return l;
   }
 
@@ -164,5 +178,130 @@ class LateTest {
     // = 0.0025 + 0.75 x (0.125 - 0.0025) = 0.094375
     assertEquals(List.of("task_m_000002", "task_m_000001"), ids(out));
     assertEquals(0.094375, out.get(0).evidence().get("slowTaskThreshold"), 1e-12);
+  }
+
+  // ---- late-history: LATE on SAMR's history-weighted progress scores ----
+
+  /**
+   * With default weights and no finished stage times, late-history takes LATE's backups with LATE's
+   * numbers: a map-only job's maps score Hadoop's progress, and reducers exactly at a phase boundary
+   * score the same under 0.33/0.33/0.34 as under thirds.
+   */
+  @Test
+  void lateHistoryWithDefaultWeightsMatchesLate() {
+    for (JobSnapshot job : List.of(Hadoop021RuleTest.section31Job(), new JobBuilder()
+        .running("r_i", REDUCE, "n1", 0.33, 100, Phase.SORT)
+        .running("r_j", REDUCE, "n2", 0.66, 100, Phase.REDUCE)
+        .running("r_k", REDUCE, "n3", 0.66, 100, Phase.REDUCE)
+        .build())) {
+      List<Backup> plain = late(1.0, 20, Map.of()).choose(job);
+      List<Backup> history = lateHistory(20, Map.of(), dir).choose(job);
+      assertEquals(ids(plain), ids(history));
+      for (int i = 0; i < plain.size(); i++) {
+        Map<String, Double> p = plain.get(i).evidence();
+        Map<String, Double> h = history.get(i).evidence();
+        assertEquals(p.get("progress"), h.get("progressScore"), 1e-12);
+        for (String key : p.keySet()) {
+          assertEquals(p.get(key), h.get(key), 1e-12, key);
+        }
+        assertEquals(p.size() + 1, h.size());
+      }
+    }
+    List<Backup> out = lateHistory(20, Map.of(), dir).choose(Hadoop021RuleTest.section31Job());
+    assertEquals(List.of("task_m_000009", "task_m_000001"), ids(out));
+    assertEquals(0.93 / 0.0007, out.get(0).evidence().get("timeLeftSeconds"), 1e-6);
+    assertEquals(100.0, out.get(1).evidence().get("timeLeftSeconds"), 1e-6);
+  }
+
+  /**
+   * n1's late-history says copying is 80% of a reduce (R1 0.8, R2 0.1, R3 0.1). r_a copying there at
+   * Hadoop's 0.2 (SubPS 0.6) scores 0.48, not 0.2: 108.3 s left instead of 400 s, so r_b (0.3 on n2,
+   * default weights: 0.33 x 0.9 = 0.297) now finishes last and goes first. SAMR's own file for n1
+   * in the same stateDir says something else and is not read.
+   */
+  @Test
+  void lateHistoryRanksByHistoryWeightedProgressScore() throws IOException {
+    Files.createDirectories(dir.resolve("late-history"));
+    Files.writeString(dir.resolve("late-history").resolve(StageWeights.fileName("n1")),
+        "M1=1.0\nM2=0.0\nR1=0.8\nR2=0.1\nR3=0.1\n");
+    Files.writeString(dir.resolve(StageWeights.fileName("n1")), "M1=1.0\nM2=0.0\nR1=0.1\nR2=0.1\nR3=0.8\n");
+    JobBuilder b = new JobBuilder()
+        .running("r_a", REDUCE, "n1", 0.2, 100)
+        .running("r_b", REDUCE, "n2", 0.3, 100);
+    for (int i = 0; i < 4; i++) {
+      b.running("r_f" + i, REDUCE, "n3", 0.9, 100);   // 0.33 + 0.33 + 0.34 x 0.7 = 0.898
+    }
+    JobSnapshot job = b.build();
+
+    // Plain LATE: rates 0.002, 0.003, 4 x 0.009; threshold 0.003 + 0.25 x 0.006 = 0.0045
+    List<Backup> plain = late(1.0, 20, Map.of()).choose(job);
+    assertEquals(List.of("r_a", "r_b"), ids(plain));
+    assertEquals(0.0045, plain.get(0).evidence().get("slowTaskThreshold"), 1e-12);
+    assertEquals(400.0, plain.get(0).evidence().get("timeLeftSeconds"), 1e-6);
+    assertEquals(0.7 / 0.003, plain.get(1).evidence().get("timeLeftSeconds"), 1e-6);
+    assertEquals(List.of("r_a"), ids(late(1.0, 10, Map.of()).choose(job)));
+
+    // late-history: rates 0.0048, 0.00297, 4 x 0.00898; threshold 0.0048 + 0.25 x 0.00418 = 0.005845
+    List<Backup> history = lateHistory(20, Map.of(), dir).choose(job);
+    assertEquals(List.of("r_b", "r_a"), ids(history));
+    Map<String, Double> b0 = history.get(0).evidence();
+    assertEquals(0.3, b0.get("progress"), 1e-12);
+    assertEquals(0.297, b0.get("progressScore"), 1e-9);
+    assertEquals(0.00297, b0.get("progressRate"), 1e-12);
+    assertEquals(0.005845, b0.get("slowTaskThreshold"), 1e-12);
+    assertEquals(0.703 / 0.00297, b0.get("timeLeftSeconds"), 1e-6);    // 236.7 s
+    Map<String, Double> a1 = history.get(1).evidence();
+    assertEquals(0.2, a1.get("progress"), 1e-12);
+    assertEquals(0.48, a1.get("progressScore"), 1e-9);
+    assertEquals(0.0048, a1.get("progressRate"), 1e-12);
+    assertEquals(0.52 / 0.0048, a1.get("timeLeftSeconds"), 1e-6);      // 108.3 s
+    assertEquals("history-weighted progress score 0.480 (Hadoop's 0.200, stage SHUFFLE, node weights "
+        + "0.80/0.10/0.10) gives progress rate 0.0048/s below SlowTaskThreshold 0.0058/s (25.000th "
+        + "percentile of running and finished reduces); est. time left 108.3 s, rank 2 of 2 candidates by "
+        + "time left; 1 backups running, SpeculativeCap 2.000 (0.100 of 20 slots)", history.get(1).reason());
+    assertEquals(List.of("r_b"), ids(lateHistory(10, Map.of(), dir).choose(job)));
+
+    // SlowNodeThreshold on scores: totals n1 0.48, n2 0.297, n3 3.592 (plain: 0.2, 0.3, 3.6)
+    NodeVerdict n2 = lateHistory(20, Map.of(), dir).judgeBackupNode("n2", job.task("r_a"), job);
+    assertFalse(n2.accepted());
+    assertTrue(n2.reason().startsWith("slow node: node total history-weighted progress score 0.297 vs "
+        + "SlowNodeThreshold 0.38"), n2.reason());
+    assertTrue(lateHistory(20, Map.of(), dir).judgeBackupNode("n1", job.task("r_b"), job).accepted());
+    assertTrue(late(1.0, 20, Map.of()).judgeBackupNode("n2", job.task("r_a"), job).accepted());
+    NodeVerdict n1 = late(1.0, 20, Map.of()).judgeBackupNode("n1", job.task("r_b"), job);
+    assertFalse(n1.accepted());
+    assertTrue(n1.reason().startsWith("slow node: node total progress 0.200 vs SlowNodeThreshold 0.250"),
+        n1.reason());
+  }
+
+  /** late-history learns at job end like SAMR (HP blend), but in its own subfolder of the stateDir. */
+  @Test
+  void lateHistoryWritesItsOwnHistoryApartFromSamrs() throws IOException {
+    String node = "host-1:8041";
+    JobSnapshot job = new JobBuilder().succeededReduce("r_1", node, 60, 10, 30).build();   // 0.6/0.1/0.3
+    lateHistory(20, Map.of(), dir).jobFinished(job);
+
+    assertTrue(Files.isRegularFile(dir.resolve("late-history").resolve("host-1_8041.properties")));
+    assertFalse(Files.exists(dir.resolve("host-1_8041.properties")));
+    StageWeights.Weights w = lateHistory(20, Map.of(), dir).stageWeights().history(node);
+    assertEquals(0.2 * 0.33 + 0.8 * 0.6, w.r1(), 1e-6);   // 0.546
+    assertEquals(0.2 * 0.33 + 0.8 * 0.1, w.r2(), 1e-6);   // 0.146
+    assertEquals(0.2 * 0.34 + 0.8 * 0.3, w.r3(), 1e-6);   // 0.308
+    assertEquals(StageWeights.Weights.DEFAULT, SamrTest.samr(Map.of(), dir).stageWeights().history(node));
+
+    // SAMR learning in the same stateDir leaves late-history's file alone
+    SamrTest.samr(Map.of(), dir).jobFinished(new JobBuilder().succeededReduce("r_2", node, 50, 25, 25).build());
+    assertEquals(0.2 * 0.33 + 0.8 * 0.5, SamrTest.samr(Map.of(), dir).stageWeights().history(node).r1(), 1e-6);
+    assertEquals(0.546, lateHistory(20, Map.of(), dir).stageWeights().history(node).r1(), 1e-6);
+
+    // HP is late-history's parameter too; without a stateDir it learns in memory only
+    Late inMemory = lateHistory(20, Map.of("HP", "0.5"), null);
+    inMemory.jobFinished(job);
+    assertEquals(0.5 * 0.33 + 0.5 * 0.6, inMemory.stageWeights().history(node).r1(), 1e-6);
+
+    // plain LATE keeps no history
+    Late plain = late(1.0, 20, Map.of());
+    plain.jobFinished(job);
+    assertEquals(null, plain.stageWeights());
   }
 }

@@ -3,6 +3,8 @@ package faultbed.schedulers.policies;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,9 +31,12 @@ class PoliciesTest {
 
   @Test
   void builtInNames() {
-    assertEquals(List.of("hadoop-0.21", "late", "samr", "base"), List.copyOf(Policies.names()));
+    assertEquals(List.of("hadoop-0.21", "late", "late-history", "samr", "base"), List.copyOf(Policies.names()));
     assertInstanceOf(Hadoop021Rule.class, Policies.create("hadoop-0.21"));
     assertInstanceOf(Late.class, Policies.create("late"));
+    assertNull(((Late) Policies.create("late")).stageWeights());
+    assertInstanceOf(Late.class, Policies.create("late-history"));
+    assertNotNull(((Late) Policies.create("late-history")).stageWeights());
     assertInstanceOf(Samr.class, Policies.create("samr"));
     assertInstanceOf(Base.class, Policies.create("base"));
     for (String n : Policies.names()) {
@@ -49,8 +54,8 @@ class PoliciesTest {
   @Test
   void unknownNameListsTheKnownOnesOnOneLine() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Policies.create("fifo"));
-    assertEquals("unknown speculation policy \"fifo\": expected one of hadoop-0.21, late, samr, base, "
-        + "or the class name of a SpeculationPolicy", e.getMessage());
+    assertEquals("unknown speculation policy \"fifo\": expected one of hadoop-0.21, late, late-history, samr, "
+        + "base, or the class name of a SpeculationPolicy", e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
   }
 

@@ -35,7 +35,7 @@ class SamrTest {
 
   /** A node whose history says copy takes 60%, sort 10%, reduce 30% of a reduce (cf. seed 001 Fig. 8). */
   void history(String node, double r1, double r2, double r3) throws IOException {
-    Files.writeString(dir.resolve(Samr.fileName(node)),
+    Files.writeString(dir.resolve(StageWeights.fileName(node)),
         "M1=1.0\nM2=0.0\nR1=" + r1 + "\nR2=" + r2 + "\nR3=" + r3 + "\n");
   }
 
@@ -169,13 +169,13 @@ class SamrTest {
     Path file = dir.resolve("host-1_8041.properties");
     assertTrue(Files.isRegularFile(file));
     Samr fresh = samr(Map.of(), dir);
-    Samr.Weights w = fresh.history(node);
+    StageWeights.Weights w = fresh.stageWeights().history(node);
     assertEquals(0.2 * 1.0 + 0.8 * 0.8, w.m1(), 1e-6);
     assertEquals(0.2 * 0.0 + 0.8 * 0.2, w.m2(), 1e-6);
     assertEquals(0.2 * 0.33 + 0.8 * 0.6, w.r1(), 1e-6);   // 0.546
     assertEquals(0.2 * 0.33 + 0.8 * 0.1, w.r2(), 1e-6);   // 0.146
     assertEquals(0.2 * 0.34 + 0.8 * 0.3, w.r3(), 1e-6);   // 0.308
-    assertEquals(0.2 * 0.33 + 0.8 * 0.25, fresh.history("other:1").r2(), 1e-6);
+    assertEquals(0.2 * 0.33 + 0.8 * 0.25, fresh.stageWeights().history("other:1").r2(), 1e-6);
 
     // The fresh instance scores a reduce halfway through sort on that node with the learnt weights.
     JobSnapshot next = new JobBuilder().running("r_x", REDUCE, node, 0.5, 50).build();
@@ -184,15 +184,15 @@ class SamrTest {
 
     // A second job blends again from the stored values.
     fresh.jobFinished(new JobBuilder().succeededReduce("r_1", node, 60, 10, 30).build());
-    assertEquals(0.2 * 0.546 + 0.8 * 0.6, samr(Map.of(), dir).history(node).r1(), 1e-6);
+    assertEquals(0.2 * 0.546 + 0.8 * 0.6, samr(Map.of(), dir).stageWeights().history(node).r1(), 1e-6);
   }
 
   @Test
   void withoutStateDirNothingIsWrittenAndDefaultsApply() throws IOException {
     Samr s = samr(Map.of(), null);
-    assertEquals(Samr.Weights.DEFAULT, s.history("n1"));
+    assertEquals(StageWeights.Weights.DEFAULT, s.stageWeights().history("n1"));
     s.jobFinished(new JobBuilder().succeededReduce("r_1", "n1", 60, 10, 30).build());
-    assertEquals(0.546, s.history("n1").r1(), 1e-6);      // kept in memory for the next job
+    assertEquals(0.546, s.stageWeights().history("n1").r1(), 1e-6);   // kept in memory for the next job
     try (var files = Files.list(dir)) {
       assertEquals(0, files.count());
     }
@@ -212,8 +212,9 @@ class SamrTest {
 
   @Test
   void malformedHistoryIsReportedWithTheFileAndKey() throws IOException {
-    Files.writeString(dir.resolve(Samr.fileName("n1")), "M1=1\nM2=0\nR1=abc\nR2=0.3\nR3=0.3\n");
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> samr(Map.of(), dir).history("n1"));
+    Files.writeString(dir.resolve(StageWeights.fileName("n1")), "M1=1\nM2=0\nR1=abc\nR2=0.3\nR3=0.3\n");
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> samr(Map.of(), dir).stageWeights().history("n1"));
     assertTrue(e.getMessage().contains("R1 expected a number, got \"abc\""), e.getMessage());
   }
 
