@@ -123,6 +123,7 @@ public final class SuiteReport {
 
     h.element("h2", "Speculation and wasted work");
     backups(h, records);
+    uselessBackups(h, dir, records);
     costs(h, rows, byVariant);
 
     h.element("h2", "Failure groups");
@@ -277,6 +278,37 @@ public final class SuiteReport {
     h.raw("<p class=\"note\">A backup is useful when it finished before its original, useless when it was"
         + " killed because the original finished first; wasted container-seconds are the container time of every"
         + " killed attempt of a backed-up task: the loser of each race and the refused placements.</p>\n");
+  }
+
+  /** Each speculating variant's useless backups against the reference's, block by block (BASE's claim). */
+  private static void uselessBackups(Html h, Path dir, List<RunRecord> records) {
+    Map<String, List<RunRecord>> byVariant = SuiteSummary.byVariant(records);
+    if (byVariant.size() < 2) {
+      return;
+    }
+    String reference = faultbed.results.ReferenceVariant.of(dir, records).orElseThrow().name();
+    List<faultbed.results.compare.UselessBackups> rows = new java.util.ArrayList<>();
+    for (String v : byVariant.keySet()) {
+      boolean speculates = byVariant.get(v).stream().anyMatch(r -> !"false".equals(r.hadoop().get("mapreduce.map.speculative")));
+      if (!v.equals(reference) && speculates) {
+        faultbed.results.compare.UselessBackups.of(records, reference, v).ifPresent(rows::add);
+      }
+    }
+    if (rows.isEmpty()) {
+      return;
+    }
+    h.raw("<table><thead><tr><th>variant</th><th>blocks</th><th>useless backups (variant / reference)</th>")
+        .raw("<th>blocks with fewer</th><th>with more</th><th>sign test p (fewer)</th></tr></thead><tbody>\n");
+    for (faultbed.results.compare.UselessBackups u : rows) {
+      h.raw("<tr>").element("td", u.candidate() + " vs " + u.baseline()).raw(num(u.blocks()))
+          .element("td", u.candidateUseless() + " / " + u.baselineUseless()).raw(num(u.candidateFewer()))
+          .raw(num(u.candidateMore())).raw(num(u.pFewer(), "%.3g")).raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">Useless backups: killed because the original finished first, or killed at once by"
+        + " their policy on a node it judged slow (the refused above). Paired by block;"
+        + " the exact one-sided sign test over the blocks where the counts differ (its smallest p is 0.5 to the"
+        + " power of those blocks), each variant on its own, not adjusted for the family.</p>\n");
   }
 
   private static void costs(Html h, List<ReportRow> rows, Map<String, List<RunRecord>> byVariant) {
