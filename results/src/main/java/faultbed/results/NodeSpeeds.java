@@ -21,9 +21,12 @@ import java.util.stream.Collectors;
  * beats, which would leave the slow nodes' fast attempts alone.
  *
  * @param source which runs were measured, in words
- * @param settings one row per setting, the unslowed one ("none") first when measured
+ * @param reference the setting the others are measured against: the unslowed one ("none") when
+ *     measured, else the one most maps ran under (a suite that gives every node a machine's share);
+ *     null with no map
+ * @param settings one row per setting, the reference first
  */
-public record NodeSpeeds(String source, List<Setting> settings) {
+public record NodeSpeeds(String source, String reference, List<Setting> settings) {
   /** Faults that slow a node's tasks without ending them; the others leave no speed to measure. */
   private static final Set<String> SLOWING = Set.of("slow-node", "cpu-hog", "disk-load", "bandwidth-cap", "latency");
   /** The parameters of those faults as their injections record them; the rest of a detail is measurement. */
@@ -37,8 +40,8 @@ public record NodeSpeeds(String source, List<Setting> settings) {
    * @param nodes the node indexes it was measured on
    * @param mapSeconds the durations of its map attempts, start to end
    * @param median their median (R-7) with a bootstrap interval
-   * @param slowdown the median against the unslowed nodes' median, with a bootstrap interval (each side
-   *     resampled on its own); null with no unslowed map to compare
+   * @param slowdown the median against the reference setting's median, with a bootstrap interval (each
+   *     side resampled on its own); null with no map to compare
    */
   public record Setting(String label, List<Integer> nodes, double[] mapSeconds, double median, Interval medianInterval,
       Double slowdown, Interval slowdownInterval) {}
@@ -70,21 +73,27 @@ public record NodeSpeeds(String source, List<Setting> settings) {
         nodes.computeIfAbsent(label, k -> new java.util.TreeSet<>()).add(a.node());
       }
     }
-    double[] none = seconds.containsKey(NONE) ? values(seconds.get(NONE)) : null;
+    // Against unslowed nodes; where every node is slowed (each given a machine's share, say), against
+    // the setting most maps ran under, which is then the suite's common ground.
+    String reference = seconds.containsKey(NONE) ? NONE : seconds.entrySet().stream()
+        .max(java.util.Map.Entry.<String, List<Double>>comparingByValue(java.util.Comparator.comparingInt(List::size))
+            .thenComparing(java.util.Map.Entry.comparingByKey(java.util.Comparator.reverseOrder())))
+        .map(java.util.Map.Entry::getKey).orElse(null);
+    double[] base = reference == null ? null : values(seconds.get(reference));
     List<Setting> out = new ArrayList<>();
     List<String> labels = new ArrayList<>(seconds.keySet());
-    labels.sort((x, y) -> NONE.equals(x) ? -1 : NONE.equals(y) ? 1 : x.compareTo(y));
+    labels.sort((x, y) -> x.equals(reference) ? -1 : y.equals(reference) ? 1 : x.compareTo(y));
     for (String label : labels) {
       double[] s = values(seconds.get(label));
       double median = Bootstrap.median(s);
-      Double slowdown = none == null ? null : median / Bootstrap.median(none);
-      // the unslowed row is the reference itself: 1 by definition, no interval
-      Interval ratio = none == null || NONE.equals(label) ? Interval.UNKNOWN
-          : Bootstrap.DEFAULT.ratio(none, s, Bootstrap::median);
+      Double slowdown = base == null ? null : median / Bootstrap.median(base);
+      // the reference row is 1 by definition, with no interval
+      Interval ratio = base == null || label.equals(reference) ? Interval.UNKNOWN
+          : Bootstrap.DEFAULT.ratio(base, s, Bootstrap::median);
       out.add(new Setting(label, List.copyOf(nodes.get(label)), s, median,
           Bootstrap.DEFAULT.interval(s, Bootstrap::median), slowdown, ratio));
     }
-    return new NodeSpeeds(source, List.copyOf(out));
+    return new NodeSpeeds(source, reference, List.copyOf(out));
   }
 
   /** The slowing faults on the attempt's node for its whole run, or null when that changed while it ran. */

@@ -1,7 +1,6 @@
 package faultbed.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.results.RunRecord.AttemptRecord;
@@ -73,7 +72,29 @@ class NodeSpeedsTest {
     NodeSpeeds onlySpeculated = NodeSpeeds.of(List.of(speculated));
     assertTrue(onlySpeculated.source().startsWith("every run's"), onlySpeculated.source());
     assertTrue(onlySpeculated.isEmpty(), "no slowed node, nothing to show");
-    assertNull(NodeSpeeds.of(List.of(run(false, List.of(QUARTER), List.of(map(0, 1, 200, 1_000, "SUCCEEDED")))))
-        .settings().get(0).slowdown(), "no unslowed map to compare with");
+  }
+
+  /**
+   * Where every node is slowed (each given a machine's share), the setting most maps ran under is the
+   * reference: a straggler's extra load is measured against its peers, not against nothing.
+   */
+  @Test
+  void withNoUnslowedNodeTheCommonSettingIsTheReference() {
+    List<FaultEvent> faults = new ArrayList<>();
+    List<AttemptRecord> attempts = new ArrayList<>();
+    for (int n = 0; n < 4; n++) {
+      faults.add(new FaultEvent("slow-node", n, "node " + n, "at 0 ms", 0L, 10L, 60_000L, Map.of("cpuCores", "0.5")));
+    }
+    faults.add(new FaultEvent("disk-load", 3, "same", "at 2000 ms", 2_000L, 2_000L, 60_000L, Map.of("writers", "2")));
+    for (int i = 0; i < 9; i++) {
+      attempts.add(map(i, i % 3, 100, 4_100, "SUCCEEDED")); // 4 s on the three peers
+    }
+    attempts.add(map(9, 3, 3_000, 15_000, "SUCCEEDED")); // 12 s on the straggler
+    NodeSpeeds speeds = NodeSpeeds.of(List.of(run(false, faults, attempts)));
+    assertEquals("slow-node cpu 0.5 cores", speeds.reference());
+    assertEquals(List.of("slow-node cpu 0.5 cores", "disk-load 2 writers + slow-node cpu 0.5 cores"),
+        speeds.settings().stream().map(NodeSpeeds.Setting::label).toList());
+    assertEquals(1.0, speeds.settings().get(0).slowdown(), 1e-9);
+    assertEquals(3.0, speeds.settings().get(1).slowdown(), 1e-9);
   }
 }

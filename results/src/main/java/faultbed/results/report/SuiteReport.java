@@ -186,8 +186,9 @@ public final class SuiteReport {
     h.raw("</tbody></table>\n");
     h.raw("<p class=\"note\">").text("Measured on this suite's own maps, from " + speeds.source() + ": each"
         + " succeeded map attempt counts for the setting in force on its node from its start to its end. The"
-        + " slow-down is the median against the median on unslowed nodes, which share the machine with the"
-        + " slowed ones.").raw("</p>\n");
+        + " slow-down is the median against the median under " + (faultbed.results.NodeSpeeds.NONE.equals(
+            speeds.reference()) ? "no setting (unslowed nodes, which share the machine with the slowed ones)"
+            : "'" + speeds.reference() + "', the setting most maps ran under") + ".").raw("</p>\n");
   }
 
   private static void row(Html h, String what, String value) {
