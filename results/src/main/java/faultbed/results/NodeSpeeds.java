@@ -27,8 +27,6 @@ import java.util.stream.Collectors;
  * @param settings one row per setting, the reference first
  */
 public record NodeSpeeds(String source, String reference, List<Setting> settings) {
-  /** Faults that slow a node's tasks without ending them; the others leave no speed to measure. */
-  private static final Set<String> SLOWING = Set.of("slow-node", "cpu-hog", "disk-load", "bandwidth-cap", "latency");
   /** The parameters of those faults as their injections record them; the rest of a detail is measurement. */
   private static final Map<String, String> PARAMETERS = Map.of("cpuCores", "cpu %s cores", "readBytesPerSecond",
       "read %s", "writeBytesPerSecond", "write %s", "spinners", "%s spinners", "writers", "%s writers",
@@ -107,7 +105,8 @@ public record NodeSpeeds(String source, String reference, List<Setting> settings
       if (f.injectedMs() >= a.finishMs() || healed <= a.startMs()) {
         continue; // not in force while it ran
       }
-      if (!SLOWING.contains(f.kind()) || f.injectedMs() > a.startMs() || healed < a.finishMs()) {
+      // faults that end tasks (a crash) leave no speed to measure
+      if (!SpeculationOutcome.SLOWING.contains(f.kind()) || f.injectedMs() > a.startMs() || healed < a.finishMs()) {
         return null; // a fault that ends tasks, or a setting that changed during the attempt
       }
       held.add(describe(f));

@@ -24,7 +24,7 @@ public record SpeculationOutcome(int asked, int launched, int won, int lost, int
     long wastedContainerMs, List<BackupRun> backups) {
 
   /** Kinds of fault that make a node slow rather than dead. */
-  private static final Set<String> SLOWING = Set.of("slow-node", "cpu-hog", "disk-load", "freeze", "bandwidth-cap",
+  static final Set<String> SLOWING = Set.of("slow-node", "cpu-hog", "disk-load", "freeze", "bandwidth-cap",
       "latency");
 
   /**

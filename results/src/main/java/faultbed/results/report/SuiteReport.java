@@ -283,16 +283,14 @@ public final class SuiteReport {
 
   /** Each speculating variant's useless backups against the reference's, block by block (BASE's claim). */
   private static void uselessBackups(Html h, Path dir, List<RunRecord> records) {
-    Map<String, List<RunRecord>> byVariant = SuiteSummary.byVariant(records);
-    if (byVariant.size() < 2) {
+    if (SuiteSummary.byVariant(records).size() < 2) {
       return;
     }
     String reference = faultbed.results.ReferenceVariant.of(dir, records).orElseThrow().name();
     List<faultbed.results.compare.UselessBackups> rows = new java.util.ArrayList<>();
-    for (String v : byVariant.keySet()) {
-      boolean speculates = byVariant.get(v).stream().anyMatch(r -> !"false".equals(r.hadoop().get("mapreduce.map.speculative")));
-      if (!v.equals(reference) && speculates) {
-        faultbed.results.compare.UselessBackups.of(records, reference, v).ifPresent(rows::add);
+    for (SuiteSummary.VariantSummary v : SuiteSummary.of(records).variants()) {
+      if (!v.variant().equals(reference) && v.speculation() != null) {
+        faultbed.results.compare.UselessBackups.of(records, reference, v.variant()).ifPresent(rows::add);
       }
     }
     if (rows.isEmpty()) {

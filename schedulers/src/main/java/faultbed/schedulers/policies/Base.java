@@ -104,7 +104,7 @@ public final class Base implements SpeculationPolicy {
       List<Double> r = new ArrayList<>();
       for (TaskSnapshot t : job.tasks(type)) {
         if (t.state() == TaskState.RUNNING) {
-          Tasks.fastestRunning(t, now).ifPresent(a -> r.add(a.progressRate(now)));
+          Tasks.fastestRate(t, now, a -> a.progressRate(now)).ifPresent(r::add);
         }
       }
       rates.put(type, r);

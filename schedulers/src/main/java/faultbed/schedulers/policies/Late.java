@@ -156,9 +156,7 @@ public final class Late implements SpeculationPolicy {
       List<Double> rates = new ArrayList<>();
       for (TaskSnapshot t : job.tasks(type)) {
         if (t.state() == TaskState.RUNNING) {
-          // the task's fastest running attempt
-          t.attempts().stream().filter(a -> a.state() == AttemptState.RUNNING && a.elapsedMs(now) > 0)
-              .mapToDouble(a -> progress.rate(type, a)).max().ifPresent(rates::add);
+          Tasks.fastestRate(t, now, a -> progress.rate(type, a)).ifPresent(rates::add);
         } else if (t.state() == TaskState.SUCCEEDED) {
           t.successfulAttempt().filter(a -> a.elapsedMs(now) > 0)
               .ifPresent(a -> rates.add(progress.rate(type, a)));

@@ -31,11 +31,15 @@ final class Tasks {
         .mapToDouble(AttemptSnapshot::progress).max().orElse(0.0);
   }
 
-  /** The task's fastest running attempt by progress rate (the one its statistics should count). */
-  static Optional<AttemptSnapshot> fastestRunning(TaskSnapshot t, long nowMs) {
+  /**
+   * The rate of the task's fastest running attempt (the one its statistics should count), by the
+   * policy's own measure of rate; empty when no attempt has run yet.
+   */
+  static java.util.OptionalDouble fastestRate(TaskSnapshot t, long nowMs,
+      java.util.function.ToDoubleFunction<AttemptSnapshot> rate) {
     return t.attempts().stream()
         .filter(a -> a.state() == AttemptState.RUNNING && a.elapsedMs(nowMs) > 0)
-        .max(Comparator.comparingDouble(a -> a.progressRate(nowMs)));
+        .mapToDouble(rate).max();
   }
 
   /** The earliest-started running attempt that is not a backup: what a placed backup races. */
