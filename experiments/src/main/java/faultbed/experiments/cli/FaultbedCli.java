@@ -97,7 +97,8 @@ public final class FaultbedCli implements Callable<Integer> {
     ClusterOptions cluster;
 
     @Option(names = "--resume", description = "continue a suite in --out: runs already recorded there are kept,"
-        + " the rest are run (the scenario file must be the one the folder was started with)")
+        + " the rest are run (the scenario file must be the one the folder was started with); a folder with no"
+        + " record yet is started")
     boolean resume;
 
     @Option(names = "--shard", paramLabel = "I/N", description = "run only shard I of N: every N-th whole block"
@@ -191,29 +192,19 @@ public final class FaultbedCli implements Callable<Integer> {
       Path dir = out != null ? out : Path.of("out", scenario.name() + "-"
           + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss")));
       java.util.Map<String, faultbed.results.RunRecord> done = new java.util.HashMap<>();
-      if (resume) {
-        if (out == null) {
-          err.println("faultbed: --resume: expected --out naming the suite's folder");
-          return BAD_INPUT;
-        }
-        try {
-          if (!Files.isRegularFile(dir.resolve(RecordStore.SCENARIO_COPY))
-              || !Files.readString(dir.resolve(RecordStore.SCENARIO_COPY)).equals(Files.readString(scenarioFile))) {
-            err.println("faultbed: --resume: expected " + dir + " to have been started with " + scenarioFile
-                + " (its scenario.json.txt differs or is missing)");
-            return BAD_INPUT;
-          }
-        } catch (IOException e) {
-          err.println("faultbed: --resume: cannot read " + dir + ": " + e.getMessage());
-          return BAD_INPUT;
-        }
+      if (resume && out == null) {
+        err.println("faultbed: --resume: expected --out naming the suite's folder");
+        return BAD_INPUT;
+      }
+      String refusal = resume ? resumeRefusal(dir, scenarioFile) : newFolderRefusal(dir);
+      if (refusal != null) {
+        err.println("faultbed: " + refusal);
+        return BAD_INPUT;
+      }
+      if (resume && hasRecords(dir)) {
         for (faultbed.results.RunRecord r : new RecordStore(dir).readAll()) {
           done.put(r.runId(), r);
         }
-      } else if (hasRecords(dir)) {
-        err.println("faultbed: --out: expected a new or empty folder, but " + dir + " already holds run records"
-            + " (--resume continues it)");
-        return BAD_INPUT;
       }
       List<String> problems = faultbed.experiments.scenario.Preconditions.problems(scenario);
       if (!problems.isEmpty()) {
@@ -287,6 +278,32 @@ public final class FaultbedCli implements Callable<Integer> {
       });
       out.flush();
       return 0;
+    }
+
+    /**
+     * Why {@code --resume} may not continue {@code dir}, or null. A folder with no records yet is started
+     * afresh, so one command both starts a long suite and continues it after an interruption.
+     */
+    static String resumeRefusal(Path dir, Path scenarioFile) {
+      if (!hasRecords(dir)) {
+        return null;
+      }
+      try {
+        if (!Files.isRegularFile(dir.resolve(RecordStore.SCENARIO_COPY))
+            || !Files.readString(dir.resolve(RecordStore.SCENARIO_COPY)).equals(Files.readString(scenarioFile))) {
+          return "--resume: expected " + dir + " to have been started with " + scenarioFile
+              + " (its scenario.json.txt differs or is missing)";
+        }
+        return null;
+      } catch (IOException e) {
+        return "--resume: cannot read " + dir + ": " + e.getMessage();
+      }
+    }
+
+    /** Why a run without {@code --resume} may not write into {@code dir}, or null. */
+    static String newFolderRefusal(Path dir) {
+      return hasRecords(dir) ? "--out: expected a new or empty folder, but " + dir + " already holds run records"
+          + " (--resume continues it)" : null;
     }
 
     private static boolean hasRecords(Path dir) {
