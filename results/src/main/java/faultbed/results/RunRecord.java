@@ -149,12 +149,23 @@ public record RunRecord(
    * attempt reported success, whatever became of it after: a map whose node was lost while the AM
    * still waited for its container to exit is killed then, and its end times are the kill's (the
    * history parser overwrites them), though its output was complete and served from here on; null
-   * when it never succeeded, and in records written before it was recorded.
+   * when it never succeeded, and in records written before it was recorded. {@code locality} is
+   * where a map ran relative to its input split, as the AM logged it when it started the attempt:
+   * {@code NODE_LOCAL}, {@code RACK_LOCAL} or {@code OFF_SWITCH}; null for reduces and in records
+   * written before it was recorded.
    */
   public record AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node,
       String host, String container, Long startMs, Long finishMs, Long mapFinishMs,
       Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error,
-      Integer amAttempt, Long succeededMs) {
+      Integer amAttempt, Long succeededMs, String locality) {
+    /** An attempt whose locality is not known (a reduce, or a record from before it was kept). */
+    public AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node, String host,
+        String container, Long startMs, Long finishMs, Long mapFinishMs, Long shuffleFinishMs, Long sortFinishMs,
+        String state, boolean speculative, String error, Integer amAttempt, Long succeededMs) {
+      this(attemptId, taskId, type, attempt, node, host, container, startMs, finishMs, mapFinishMs, shuffleFinishMs,
+          sortFinishMs, state, speculative, error, amAttempt, succeededMs, null);
+    }
+
     /**
      * Whether the attempt's work was done by {@code t}: it had reported success (or, in records
      * without {@code succeededMs}, ended by then other than FAILED).

@@ -23,10 +23,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.jobhistory.HistoryEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
 import org.apache.hadoop.mapreduce.jobhistory.MapAttemptFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.ReduceAttemptFinishedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStartedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
@@ -41,13 +43,15 @@ final class HistoryReader {
   /**
    * One AM attempt's history as Hadoop's parser reads it, with what the parser overwrites: when each
    * task attempt reported success, by attempt id. A map attempt killed after it succeeded (its node
-   * lost while the AM waited for its container to exit) has its end times set to the kill's.
+   * lost while the AM waited for its container to exit) has its end times set to the kill's. And
+   * what the parser drops: where each map attempt ran relative to its input (its locality).
    */
-  record Parsed(JobInfo info, Map<String, Long> succeeded) {}
+  record Parsed(JobInfo info, Map<String, Long> succeeded, Map<String, String> locality) {}
 
-  /** Hadoop's parser, noting each attempt-finished event before the parser files it. */
+  /** Hadoop's parser, noting each attempt-finished event before the parser files it, and each map's locality. */
   private static final class Parser extends JobHistoryParser {
     private final Map<String, Long> succeeded = new HashMap<>();
+    private final Map<String, String> locality = new HashMap<>();
 
     Parser(FileSystem fs, Path file) throws IOException {
       super(fs, file);
@@ -59,12 +63,15 @@ final class HistoryReader {
         succeeded.put(m.getAttemptId().toString(), m.getFinishTime());
       } else if (event instanceof ReduceAttemptFinishedEvent r && SUCCEEDED.equals(r.getTaskStatus())) {
         succeeded.put(r.getAttemptId().toString(), r.getFinishTime());
+      } else if (event instanceof TaskAttemptStartedEvent t && t.getTaskType() == TaskType.MAP
+          && t.getLocality() != null) {
+        locality.put(t.getTaskAttemptId().toString(), t.getLocality());
       }
       super.handleEvent(event);
     }
 
     Parsed parsed() throws IOException {
-      return new Parsed(parse(), Map.copyOf(succeeded));
+      return new Parsed(parse(), Map.copyOf(succeeded), Map.copyOf(locality));
     }
   }
 
@@ -197,8 +204,10 @@ final class HistoryReader {
     Map<String, Map<String, TaskAttemptInfo>> byTask = new TreeMap<>();
     Map<String, Integer> amOf = new HashMap<>();
     Map<String, Long> succeeded = new HashMap<>();
+    Map<String, String> locality = new HashMap<>();
     histories.forEach((am, parsed) -> {
       succeeded.putAll(parsed.succeeded());
+      locality.putAll(parsed.locality());
       for (var task : parsed.info().getAllTasks().values()) {
         for (TaskAttemptInfo a : task.getAllTaskAttempts().values()) {
           byTask.computeIfAbsent(a.getAttemptId().getTaskID().toString(), t -> new HashMap<>())
@@ -239,7 +248,8 @@ final class HistoryReader {
             rel(a.getSortFinishTime(), zero), a.getTaskStatus(), speculative,
             a.getError() == null || a.getError().isBlank() ? null : a.getError(),
             amOf.get(a.getAttemptId().toString()),
-            rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), zero)));
+            rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), zero),
+            locality.get(a.getAttemptId().toString())));
       }
     }
     out.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())

@@ -119,6 +119,12 @@ class NodeCrashClusterTest {
       } else if (a.succeededMs() != null) {
         assertTrue(a.succeededMs() <= a.finishMs(), "succeeded before it ended: " + a);
       }
+      // where a map ran relative to its split, as its AM logged it (the parser itself drops it)
+      if (a.type().equals("MAP") && a.startMs() != null) {
+        assertTrue(java.util.Set.of("NODE_LOCAL", "RACK_LOCAL", "OFF_SWITCH").contains(a.locality()), "locality of " + a);
+      } else if (a.type().equals("REDUCE")) {
+        assertEquals(null, a.locality(), "a reduce has no split: " + a);
+      }
     }
   }
 
