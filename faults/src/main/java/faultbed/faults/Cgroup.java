@@ -431,6 +431,22 @@ public final class Cgroup {
     }
   }
 
+  /**
+   * Gives this group the CPU weight of {@code threads} busy threads beside its parent's own
+   * processes, so N spinners in a load group slow a node's tasks as N processes on a machine would.
+   * On v1 a child group is one scheduling entity with one thread's weight (cpu.shares 1024) whatever
+   * it holds; on v2 a node's load groups get no cpu controller of their own (the node holds
+   * processes), so their threads already compete one by one in the node's group.
+   */
+  public void weighCpuAs(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads: expected 1 or more, got " + threads);
+    }
+    if (layout.cpu() == Mechanism.V1) {
+      write(v1Dir("cpu").resolve("cpu.shares"), Long.toString(1024L * threads));
+    }
+  }
+
   /** The CPU limit in force, in cores, or null when there is none. */
   public Double cpuLimit() {
     return switch (layout.cpu()) {

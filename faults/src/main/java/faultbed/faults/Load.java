@@ -12,7 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Background load on a node, as LATE's stragglers had (seed 000, section 5.2.2): dd writers in a
  * loop and CPU spinners. Each set runs in its own group below the node's cgroup, so it competes
- * under the node's limits and a crash or a sweep of the node ends it too.
+ * under the node's limits and a crash or a sweep of the node ends it too; the group weighs as many
+ * threads as it runs, so more spinners or writers take more of the node from its tasks.
  */
 public final class Load {
   private static final AtomicInteger SEQ = new AtomicInteger();
@@ -29,6 +30,7 @@ public final class Load {
       throw new IllegalArgumentException("disk load: expected count >= 1, block >= 1 byte, file >= block, a dir");
     }
     Cgroup group = node.child("dd-" + SEQ.incrementAndGet()).create();
+    group.weighCpuAs(count);
     List<Path> files = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       Path file = dirs.get(i % dirs.size()).resolve("faultbed-dd-" + runId + "-" + group.path().hashCode() + "-" + i);
@@ -53,6 +55,7 @@ public final class Load {
       throw new IllegalArgumentException("cpu hog: expected count >= 1, got " + count);
     }
     Cgroup group = node.child("hog-" + SEQ.incrementAndGet()).create();
+    group.weighCpuAs(count);
     for (int i = 0; i < count; i++) {
       start(group, List.of("awk", "BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }"));
     }

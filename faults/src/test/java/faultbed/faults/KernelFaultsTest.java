@@ -185,6 +185,35 @@ class KernelFaultsTest {
     assertEquals(null, node.cpuLimit());
   }
 
+  /**
+   * Eight spinners leave a task beside them about a ninth of the node, as eight processes on a
+   * machine would; as one group of one thread's weight they would leave it about half.
+   */
+  @Test
+  void spinnersWeighAsManyThreadsAsTheyRunAgainstTheNodesTasks() throws Exception {
+    Cgroup machine = node.child("node-0").create();
+    Installed limits = NodeLimits.apply(machine, 0.5, null, null, List.of());
+    Process task = machine.spawn(List.of("awk", "BEGIN { for (;;) x++ }"));
+    try {
+      Installed hogs = Load.cpuSpinners(machine, 8);
+      Cgroup group = machine.child(childOf(machine, "hog-"));
+      Set<Long> taskPid = Set.of(task.pid());
+      Thread.sleep(1000); // the scheduler spreads the nine threads over the cores before the window
+      double before = cpuSeconds(taskPid);
+      double hogShare = cpuShareOver(group, Duration.ofSeconds(4));
+      double taskShare = (cpuSeconds(taskPid) - before) / 4.0;
+      hogs.heal();
+      limits.heal();
+      assertTrue(task.isAlive(), "the task ran throughout");
+      double taskFraction = taskShare / (taskShare + hogShare);
+      assertTrue(taskFraction < 0.25, "the task took " + taskFraction + " of the node's CPU beside 8 spinners ("
+          + taskShare + " against " + hogShare + " cores)");
+      assertTrue(taskShare > 0, "the task still ran: " + taskShare + " against " + hogShare);
+    } finally {
+      task.destroyForcibly().waitFor();
+    }
+  }
+
   @Test
   void frozenNodeMakesNoProgressUntilThawed() throws Exception {
     Load.cpuSpinners(node, 1);
