@@ -3,6 +3,7 @@ package faultbed.harness.mini;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,9 +122,9 @@ class NodeCrashClusterTest {
       }
       // where a map ran relative to its split, as its AM logged it (the parser itself drops it)
       if (a.type().equals("MAP") && a.startMs() != null) {
-        assertTrue(java.util.Set.of("NODE_LOCAL", "RACK_LOCAL", "OFF_SWITCH").contains(a.locality()), "locality of " + a);
+        assertTrue(Set.of("NODE_LOCAL", "RACK_LOCAL", "OFF_SWITCH").contains(a.locality()), "locality of " + a);
       } else if (a.type().equals("REDUCE")) {
-        assertEquals(null, a.locality(), "a reduce has no split: " + a);
+        assertNull(a.locality(), "a reduce has no split: " + a);
       }
     }
   }
