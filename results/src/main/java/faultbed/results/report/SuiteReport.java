@@ -87,6 +87,7 @@ public final class SuiteReport {
     whatWasRun(h, records);
 
     nodeSpeeds(h, faultbed.results.NodeSpeeds.of(records));
+    mapLocality(h, faultbed.results.MapLocality.of(records));
 
     h.element("h2", "Completion time");
     summaryTable(h, records);
@@ -189,6 +190,28 @@ public final class SuiteReport {
         + " slow-down is the median against the median under " + (faultbed.results.NodeSpeeds.NONE.equals(
             speeds.reference()) ? "no setting (unslowed nodes, which share the machine with the slowed ones)"
             : "'" + speeds.reference() + "', the setting most maps ran under") + ".").raw("</p>\n");
+  }
+
+  /** Where the maps ran relative to their input, and what losing it cost: shown once a map lost it. */
+  private static void mapLocality(Html h, faultbed.results.MapLocality locality) {
+    if (locality.isEmpty()) {
+      return; // every map ran where its split was (or the records predate locality)
+    }
+    h.element("h2", "Map locality");
+    h.raw("<table><thead><tr><th>variant</th><th>locality</th><th>maps</th><th>share</th>")
+        .raw("<th>median map s</th><th>95% CI</th><th>last map, runs</th></tr></thead><tbody>\n");
+    for (faultbed.results.MapLocality.Variant v : locality.variants()) {
+      for (faultbed.results.MapLocality.Row r : v.rows()) {
+        h.raw("<tr>").element("td", v.variant()).element("td", r.locality()).raw(num(r.maps()))
+            .raw(num(100 * r.share(), "%.0f%%")).raw(num(r.median())).raw(cell(r.medianInterval()))
+            .raw("<td class=\"num\">").text(r.lastMapRuns() + " of " + v.runs()).raw("</td></tr>\n");
+      }
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">").text("First attempts of maps (backups left out), by where YARN placed them"
+        + " relative to their input split, from the AM's task-attempt-started events. A map away from its split"
+        + " reads it over the network; \"last map\" counts the runs whose last map to succeed had that"
+        + " locality, the map the job waited for.").raw("</p>\n");
   }
 
   private static void row(Html h, String what, String value) {
