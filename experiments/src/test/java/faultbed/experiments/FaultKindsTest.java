@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * the fault table of the docs, written for people, must say the same kinds with the same fields.
  */
 class FaultKindsTest {
-  private static final Set<String> COMMON = Set.of("kind", "node", "at", "for", "spareAm");
+  private static final Set<String> COMMON = Set.of("kind", "node", "at", "for", "spareAm", "spareReducers");
 
   @Test
   void theSchemaNamesEveryKindWithItsFields() throws IOException {

@@ -68,6 +68,8 @@ class ScenarioValidationTest {
       latency without delay   | "faults": [ { "kind": "latency", "node": 0, "at": "5s" } ]                           | faults[0].delay: expected a delay
       spareAm on an index     | "faults": [ { "kind": "crash", "node": 2, "at": "5s", "spareAm": true } ]            | faults[0].spareAm: applies to "random", "most-maps"
       spareAm on the AM       | "faults": [ { "kind": "crash", "node": "application-master", "at": "5s", "spareAm": true } ] | faults[0].spareAm: applies to "random", "most-maps", "running-reducer" and "holding-map-outputs", not to a node index, "application-master"
+      spareReducers on reducers | "faults": [ { "kind": "crash", "node": "running-reducer", "at": "5s", "spareReducers": true } ] | faults[0].spareReducers: applies to "random", "most-maps" and "holding-map-outputs", not to a node index, "running-reducer"
+      spareReducers not boolean | "faults": [ { "kind": "crash", "node": "most-maps", "at": "5s", "spareReducers": "yes" } ] | faults[0].spareReducers: expected true or false
       unknown event           | "faults": [ { "kind": "crash", "node": 0, "at": { "event": "lunch" } } ]             | faults[0].at.event: expected "maps-completed" or "reducer-in-shuffle"
       unknown policy          | { "workload": { "type": "sort", "size": "1MB" }, "speculation": "fastest" }          | speculation: expected "off", "hadoop3", "hadoop3/<estimator>", a policy name (hadoop-0.21, late, late-history, samr, base)
       unknown estimator       | { "workload": { "type": "sort", "size": "1MB" }, "speculation": "hadoop3/magic" }    | speculation: expected an estimator (exponential, legacy, simple-exponential) or a class on the classpath, got "magic" (not found)

@@ -221,14 +221,17 @@ final class LiveCluster {
 
   /** The target as the cluster shows it now: an index, or a role a node plays at this moment. */
   private Node resolve(Target target) {
-    boolean spareAm = target instanceof Target.SparingAm;
-    Target t = spareAm ? ((Target.SparingAm) target).choice() : target;
+    boolean spareReducers = target instanceof Target.SparingReducers;
+    Target t = spareReducers ? ((Target.SparingReducers) target).choice() : target;
+    boolean spareAm = t instanceof Target.SparingAm;
+    t = spareAm ? ((Target.SparingAm) t).choice() : t;
     if (t instanceof Target.Index i) {
       return i.index() < cluster.nodes().size() ? cluster.node(i.index()) : null;
     }
     List<Node> candidates = new ArrayList<>();
     for (Node n : cluster.nodes()) {
-      if (!n.isUp() || (spareAm && n.runsApplicationMaster())) {
+      if (!n.isUp() || (spareAm && n.runsApplicationMaster())
+          || (spareReducers && n.runningAttempts().stream().anyMatch(a -> a.contains("_r_")))) {
         continue;
       }
       boolean plays = t == Target.Role.RANDOM

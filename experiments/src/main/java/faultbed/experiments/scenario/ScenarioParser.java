@@ -532,7 +532,7 @@ public final class ScenarioParser {
     String name = text(fault.get("kind"), f + ".kind");
     FaultKind kind = FaultKind.named(name).orElseThrow(() ->
         new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + name + "\""));
-    Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "for", "spareAm"));
+    Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "for", "spareAm", "spareReducers"));
     if (scheduled) {
       allowed.add("at");
     }
@@ -544,6 +544,13 @@ public final class ScenarioParser {
         target = target.sparingApplicationMaster();
       } catch (IllegalArgumentException e) {
         throw new ScenarioException(f + ".spareAm", "applies to \"random\", \"most-maps\", \"running-reducer\" and \"holding-map-outputs\", not to a node index, \"application-master\", \"idle\" or \"same\"");
+      }
+    }
+    if (fault.has("spareReducers") && bool(fault.get("spareReducers"), f + ".spareReducers")) {
+      try {
+        target = target.sparingReducers();
+      } catch (IllegalArgumentException e) {
+        throw new ScenarioException(f + ".spareReducers", "applies to \"random\", \"most-maps\" and \"holding-map-outputs\", not to a node index, \"running-reducer\", \"application-master\", \"idle\" or \"same\"");
       }
     }
     Duration lasts = fault.has("for") ? positive(duration(fault.get("for"), f + ".for"), f + ".for") : null;

@@ -213,6 +213,11 @@ final class FaultDriver implements AutoCloseable {
       c.removeIf(Node::runsApplicationMaster);
       return c;
     }
+    if (target instanceof Target.SparingReducers s) {
+      List<Node> c = new ArrayList<>(candidates(s.choice(), o));
+      c.removeIf(n -> n.runningAttempts().stream().anyMatch(x -> x.contains("_r_")));
+      return c;
+    }
     if (target instanceof Target.Role role) {
       switch (role) {
         case RANDOM -> { }

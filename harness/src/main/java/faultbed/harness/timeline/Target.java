@@ -18,6 +18,19 @@ public sealed interface Target {
     return new SparingAm(this);
   }
 
+  /**
+   * The same choice, but never a node running one of the job's reducers: a crash there loses map
+   * outputs only, so the reducers that survive are the ones that must notice (the seed's induced
+   * reducer death needs a live reducer whose fetches fail).
+   */
+  default Target sparingReducers() {
+    Target role = this instanceof SparingAm s ? s.choice() : this;
+    if (!(role instanceof Role r) || r == Role.APPLICATION_MASTER || r == Role.IDLE || r == Role.RUNNING_REDUCER) {
+      throw new IllegalArgumentException("spareReducers: applies to \"random\", \"holding-map-outputs\" and \"most-maps\" only");
+    }
+    return new SparingReducers(this);
+  }
+
   static Target node(int index) {
     return new Index(index);
   }
@@ -99,6 +112,13 @@ public sealed interface Target {
     @Override
     public String describe() {
       return choice.describe() + " not running the ApplicationMaster";
+    }
+  }
+
+  record SparingReducers(Target choice) implements Target {
+    @Override
+    public String describe() {
+      return choice.describe() + " not running a reducer";
     }
   }
 
