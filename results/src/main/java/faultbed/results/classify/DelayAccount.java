@@ -162,6 +162,9 @@ public record DelayAccount(long delayMs, long referenceMs, String reference, lon
       parts.add(new Part(left <= 0 ? "map work left anyway at the failure" : "failure after the maps would have ended",
           left, true));
       parts.add(new Part("maps, other", mapsChange - detection - cleanUp - queueing - rerun - left, false));
+    } else if (tf < map.startMs() && mapsChange > 0) {
+      // the maps placed after the node died had its containers no more: fewer slots, more waves
+      parts.add(new Part("maps on one node fewer", mapsChange, true));
     } else {
       parts.add(new Part("maps, other", mapsChange, false));
     }

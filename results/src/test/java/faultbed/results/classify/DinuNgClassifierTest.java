@@ -233,6 +233,24 @@ class DinuNgClassifierTest {
     assertNull(DinuNgClassifier.classify(atExpiry).delay(), "alone, a run has no reference to be set against");
   }
 
+  /**
+   * A node that ran nothing dies before the last map is placed: that map waits for a slot elsewhere,
+   * a wave later. Nothing is re-run, but the longer map phase is the failure's: one node fewer.
+   */
+  @Test
+  void aLongerMapPhaseAfterAnEarlyCrashIsNamedAsOneNodeFewer() {
+    RunRecord faultFree = faultFree45s();
+    RunRecord oneNodeFewer = fourMapsTwoReducers().map(3, 0, 1, 14_100, 24_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 54_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 54_000, "SUCCEEDED")
+        .crash(3, 2_000).finished(55_000).build();
+    List<Classification> all = DinuNgClassifier.classifyAll(List.of(faultFree, oneNodeFewer));
+    DelayAccount d = all.get(1).delay();
+    assertEquals(DinuNgGroup.G7, all.get(1).group(), evidence(all.get(1)));
+    assertEquals(10_000, d.delayMs());
+    assertTrue(d.parts().contains(new DelayAccount.Part("maps on one node fewer", 9_000, true)), d.describe());
+    assertFalse(d.unexplained(), d.describe());
+  }
+
   @Test
   void earlyReportsFromTheOriginalReducersAreG5() {
     SyntheticRun run = fourMapsTwoReducers().attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)
