@@ -81,6 +81,11 @@ public interface Node {
   /** Attempt ids of the task containers running on this node now. */
   List<String> runningAttempts();
 
+  /** Whether one of the job's reducers runs on this node now. */
+  default boolean runsReducer() {
+    return runningAttempts().stream().anyMatch(a -> a.contains("_r_"));
+  }
+
   /** Whether a MapReduce ApplicationMaster runs on this node now. */
   boolean runsApplicationMaster();
 

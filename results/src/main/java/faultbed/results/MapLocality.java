@@ -45,7 +45,7 @@ public record MapLocality(List<Variant> variants) {
    * share one host name every map is NODE_LOCAL, and records before locality was kept have none.
    */
   public boolean isEmpty() {
-    return variants.stream().flatMap(v -> v.rows().stream()).noneMatch(r -> !"NODE_LOCAL".equals(r.locality()));
+    return variants.stream().flatMap(v -> v.rows().stream()).allMatch(r -> "NODE_LOCAL".equals(r.locality()));
   }
 
   public static MapLocality of(List<RunRecord> records) {

@@ -231,12 +231,12 @@ final class LiveCluster {
     List<Node> candidates = new ArrayList<>();
     for (Node n : cluster.nodes()) {
       if (!n.isUp() || (spareAm && n.runsApplicationMaster())
-          || (spareReducers && n.runningAttempts().stream().anyMatch(a -> a.contains("_r_")))) {
+          || (spareReducers && n.runsReducer())) {
         continue;
       }
       boolean plays = t == Target.Role.RANDOM
           || (t == Target.Role.APPLICATION_MASTER && n.runsApplicationMaster())
-          || (t == Target.Role.RUNNING_REDUCER && n.runningAttempts().stream().anyMatch(a -> a.contains("_r_")));
+          || (t == Target.Role.RUNNING_REDUCER && n.runsReducer());
       if (plays) {
         candidates.add(n);
       }

@@ -215,13 +215,13 @@ final class FaultDriver implements AutoCloseable {
     }
     if (target instanceof Target.SparingReducers s) {
       List<Node> c = new ArrayList<>(candidates(s.choice(), o));
-      c.removeIf(n -> n.runningAttempts().stream().anyMatch(x -> x.contains("_r_")));
+      c.removeIf(Node::runsReducer);
       return c;
     }
     if (target instanceof Target.Role role) {
       switch (role) {
         case RANDOM -> { }
-        case RUNNING_REDUCER -> up.removeIf(n -> n.runningAttempts().stream().noneMatch(x -> x.contains("_r_")));
+        case RUNNING_REDUCER -> up.removeIf(n -> !n.runsReducer());
         case HOLDING_MAP_OUTPUTS -> up.removeIf(n -> !o.outputsHeld.containsKey(n.index()));
         case APPLICATION_MASTER -> up.removeIf(n -> !n.runsApplicationMaster());
         case IDLE -> up.removeIf(n -> n.runsApplicationMaster() || !n.runningAttempts().isEmpty()
