@@ -122,7 +122,7 @@ public final class DinuNgClassifier {
         injected.forEach(f -> evidence.add(String.format(Locale.ROOT, "%s on node %d at %s", f.kind(), f.node(), s(f.injectedMs()))));
         evidence.add("no fault took a node down; the Dinu-Ng groups describe node failures (" + NODE_FAILURES + ")");
         evidence.add(jobLine());
-        return result(injected.get(0).injectedMs(), DinuNgGroup.UNCLASSIFIED, Recovery.UNKNOWN);
+        return result(injected.get(0).injectedMs(), DinuNgGroup.NO_NODE_FAILURE, Recovery.NONE_NEEDED);
       }
       FaultEvent fault = failure.get();
       long tf = fault.injectedMs();

@@ -12,6 +12,8 @@ import java.util.List;
  */
 public enum DinuNgGroup {
   NO_FAULT("no fault", "", "no fault was injected"),
+  NO_NODE_FAILURE("no node failure", "", "the faults slowed or loaded nodes but took none down; the groups"
+      + " describe node failures"),
   G1("G1", "map outputs lost; the few reducers still needing them report too slowly (416 s per report),"
       + " so the TaskTracker expiry (600 s, checked every 200 s) comes first",
       "lost work re-run only when the node was declared LOST; the failure came before the job's last liveness check"),
@@ -67,6 +69,11 @@ public enum DinuNgGroup {
   private final String label;
   private final String paperMeaning;
   private final String description;
+
+  /** Whether the group sorts a run whose fault took a node down (or was meant to): what the groups are about. */
+  public boolean isNodeFailure() {
+    return this != NO_FAULT && this != NO_NODE_FAILURE;
+  }
 
   DinuNgGroup(String label, String paperMeaning, String description) {
     this.label = label;

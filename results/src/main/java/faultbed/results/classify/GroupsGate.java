@@ -32,11 +32,11 @@ public record GroupsGate(String format, String source, Map<String, Integer> grou
     expiryBound = List.copyOf(expiryBound == null ? List.of() : expiryBound);
   }
 
-  /** The groups the fault runs of a suite fell into (no-fault runs left out). */
+  /** The groups the node-failure runs of a suite fell into. */
   public static GroupsGate of(String source, List<Classification> runs, List<String> expiryBound) {
     Map<String, Integer> groups = new TreeMap<>();
     for (Classification c : runs) {
-      if (c.group() != DinuNgGroup.NO_FAULT) {
+      if (c.group().isNodeFailure()) {
         groups.merge(c.group().label(), 1, Integer::sum);
       }
     }
@@ -79,7 +79,7 @@ public record GroupsGate(String format, String source, Map<String, Integer> grou
     // running attempts that stop reporting are backed up by speculation, RST or not.
     for (String variant : expiryBound) {
       List<Classification> lost = runs.stream().filter(c -> c.variant().equals(variant)
-          && c.group() != DinuNgGroup.NO_FAULT && c.mechanisms().contains(Mechanism.MAP_OUTPUTS_LOST)).toList();
+          && c.group().isNodeFailure() && c.mechanisms().contains(Mechanism.MAP_OUTPUTS_LOST)).toList();
       if (lost.isEmpty()) {
         out.add(variant + ": no run lost map outputs, so nothing shows whether recovery waited for node expiry");
       }

@@ -36,6 +36,7 @@ final class Palette {
       case AM_LOST -> new Color(0x8c564b);
       case G8 -> new Color(0x000000);
       case NO_FAULT -> new Color(0xbcbd22);
+      case NO_NODE_FAILURE -> new Color(0xc7c7c7);
       case UNCLASSIFIED -> new Color(0x7f7f7f);
     };
   }

@@ -97,25 +97,29 @@ public final class SuiteReport {
     double[] faultFree = rows.stream().filter(r -> r.classification().group() == DinuNgGroup.NO_FAULT
         && r.classification().jobSucceeded() && r.classification().jobMs() != null)
         .mapToDouble(r -> r.classification().jobMs() / 1000.0).toArray();
-    h.element("h2", "Job time against failure time");
-    h.raw("<p>As Figure 2 of Dinu and Ng: each faulty run at the time its fault was injected, coloured by"
-        + " the mechanism that decided its fate (groups below).</p>\n");
-    Double faultFreeMedian = faultFree.length == 0 ? null : Bootstrap.median(faultFree);
     DetectionTradeoff tradeoff = DetectionTradeoff.of(records);
-    // a sweep's variants are settings, compared in their own section; a reproduction's are the paper's figures
-    DinuNgComparison beside = tradeoff.isSweep() ? DinuNgComparison.of(List.of()) : DinuNgComparison.of(records);
-    if (beside.columns().size() < 2) {
-      figure(h, Charts.jobTimeAgainstFailureTime("figure2", "", classes, faultFreeMedian));
-    } else {
-      // as the paper's Figures 2, 4 and 6: one chart per kind of failure run, on shared axes
-      for (int i = 0; i < beside.columns().size(); i++) {
-        String variant = beside.columns().get(i).variant();
-        figure(h, Charts.jobTimeAgainstFailureTime("figure2-" + i, variant,
-            classes.stream().filter(c -> variant.equals(c.variant())).toList(), faultFreeMedian, classes));
+    // the groups and Figure 2 are about node failures; a suite of slow nodes would show every run as "no node failure"
+    boolean nodeFailures = classes.stream().anyMatch(c -> c.group().isNodeFailure());
+    if (nodeFailures) {
+      h.element("h2", "Job time against failure time");
+      h.raw("<p>As Figure 2 of Dinu and Ng: each faulty run at the time its fault was injected, coloured by"
+          + " the mechanism that decided its fate (groups below).</p>\n");
+      Double faultFreeMedian = faultFree.length == 0 ? null : Bootstrap.median(faultFree);
+      // a sweep's variants are settings, compared in their own section; a reproduction's are the paper's figures
+      DinuNgComparison beside = tradeoff.isSweep() ? DinuNgComparison.of(List.of()) : DinuNgComparison.of(records);
+      if (beside.columns().size() < 2) {
+        figure(h, Charts.jobTimeAgainstFailureTime("figure2", "", classes, faultFreeMedian));
+      } else {
+        // as the paper's Figures 2, 4 and 6: one chart per kind of failure run, on shared axes
+        for (int i = 0; i < beside.columns().size(); i++) {
+          String variant = beside.columns().get(i).variant();
+          figure(h, Charts.jobTimeAgainstFailureTime("figure2-" + i, variant,
+              classes.stream().filter(c -> variant.equals(c.variant())).toList(), faultFreeMedian, classes));
+        }
       }
-    }
-    if (!beside.isEmpty()) {
-      besideSeed003(h, beside);
+      if (!beside.isEmpty()) {
+        besideSeed003(h, beside);
+      }
     }
 
     h.element("h2", "Distributions");
@@ -127,8 +131,10 @@ public final class SuiteReport {
     uselessBackups(h, dir, records);
     costs(h, rows, byVariant);
 
-    h.element("h2", "Failure groups");
-    groups(h, classes);
+    if (nodeFailures) {
+      h.element("h2", "Failure groups");
+      groups(h, classes);
+    }
 
     if (tradeoff.isSweep()) {
       h.element("h2", "Failure detection: reaction against cost");

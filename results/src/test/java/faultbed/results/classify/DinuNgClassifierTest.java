@@ -389,7 +389,8 @@ class DinuNgClassifierTest {
   @Test
   void onlyFaultsThatTakeANodeDownAreClassified() {
     Classification slow = DinuNgClassifier.classify(fourMapsTwoReducers().fault("latency", 2, 10_000).build());
-    assertEquals(DinuNgGroup.UNCLASSIFIED, slow.group());
+    assertEquals(DinuNgGroup.NO_NODE_FAILURE, slow.group());
+    assertFalse(slow.group().isNodeFailure());
     assertTrue(evidence(slow).contains("no fault took a node down"), evidence(slow));
 
     SyntheticRun wholeNode = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")

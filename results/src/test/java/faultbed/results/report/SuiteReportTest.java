@@ -102,6 +102,30 @@ class SuiteReportTest {
         row(doc, "td", "node expiry").toString());
   }
 
+  /** Groups and Figure 2 describe node failures: a suite whose faults only load nodes shows neither. */
+  @Test
+  void aSuiteWithoutNodeFailuresHasNoFailureGroups(@TempDir Path dir) throws Exception {
+    Path quickstart = Path.of(SuiteReportTest.class.getResource("/records/quickstart").toURI());
+    Files.copy(quickstart.resolve("baseline-000.json"), dir.resolve("baseline-000.json"));
+    for (String f : List.of("crash-000.json", "crash-001.json")) {
+      Files.writeString(dir.resolve(f.replace("crash", "cpu-hog")), Files.readString(quickstart.resolve(f))
+          .replace("\"kind\": \"crash\"", "\"kind\": \"cpu-hog\"").replace("\"variant\": \"crash\"", "\"variant\": \"cpu-hog\""));
+    }
+    String html = Files.readString(SuiteReport.write(dir).html());
+    Document doc = parse(html);
+
+    NodeList svgs = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg");
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < svgs.getLength(); i++) {
+      ids.add(((Element) svgs.item(i)).getAttribute("id"));
+    }
+    assertEquals(List.of("ecdf", "boxes", "speculative", "wasted"), ids);
+    String text = doc.getDocumentElement().getTextContent();
+    assertFalse(text.contains("Failure groups"), "no groups section");
+    assertFalse(text.contains("unclassified"), "no run called unclassified");
+    assertTrue(text.contains("no node failure"), "each run says why it has no group");
+  }
+
   /** The cells of the first table row whose first cell (a {@code cell} element) reads {@code label}. */
   private static List<String> row(Document doc, String cell, String label) {
     NodeList rows = doc.getElementsByTagName("tr");
