@@ -207,17 +207,21 @@ final class FaultDriver implements AutoCloseable {
 
   /** Nodes that are up and play the target's role now, in index order. */
   private List<Node> candidates(Target target, JobWatch.Observed o) {
-    List<Node> up = new ArrayList<>(cluster.nodes().stream().filter(Node::isUp).toList());
+    return candidates(target, o, n -> false);
+  }
+
+  /**
+   * As above, among the nodes not {@code spared}: sparing applies before the role is judged, so
+   * "most maps, sparing the AM" is the busiest node without the AM, not nothing when the AM's is busiest.
+   */
+  private List<Node> candidates(Target target, JobWatch.Observed o, java.util.function.Predicate<Node> spared) {
     if (target instanceof Target.SparingAm s) {
-      List<Node> c = new ArrayList<>(candidates(s.choice(), o));
-      c.removeIf(Node::runsApplicationMaster);
-      return c;
+      return candidates(s.choice(), o, spared.or(Node::runsApplicationMaster));
     }
     if (target instanceof Target.SparingReducers s) {
-      List<Node> c = new ArrayList<>(candidates(s.choice(), o));
-      c.removeIf(Node::runsReducer);
-      return c;
+      return candidates(s.choice(), o, spared.or(Node::runsReducer));
     }
+    List<Node> up = new ArrayList<>(cluster.nodes().stream().filter(n -> n.isUp() && !spared.test(n)).toList());
     if (target instanceof Target.Role role) {
       switch (role) {
         case RANDOM -> { }

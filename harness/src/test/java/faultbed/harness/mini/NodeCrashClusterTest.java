@@ -2,6 +2,7 @@ package faultbed.harness.mini;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -156,7 +157,7 @@ class NodeCrashClusterTest {
 
     @Override
     public Injection inject(Node node, FaultContext context) {
-      played.add(switch ((Target.Role) target) {
+      played.add(target instanceof Target.SparingAm ? !node.runsApplicationMaster() : switch ((Target.Role) target) {
         case APPLICATION_MASTER -> node.runsApplicationMaster();
         case IDLE -> !node.runsApplicationMaster() && node.runningAttempts().isEmpty();
         default -> true; // judged from the record, once every map is done
@@ -176,11 +177,13 @@ class NodeCrashClusterTest {
     RunRecord run = recorder.save(cluster.run(Workloads.sort(16L << 20).withMaps(maps).withReduces(1),
         Timeline.at(Duration.ZERO).inject(new RoleProbe(Target.idle(), played))
             .plus(Timeline.when(JobEvent.mapsCompleted(1)).inject(new RoleProbe(Target.applicationMaster(), played)))
-            .plus(Timeline.when(JobEvent.mapsCompleted(maps)).inject(new RoleProbe(Target.mostMaps(), played)))));
+            .plus(Timeline.when(JobEvent.mapsCompleted(maps)).inject(new RoleProbe(Target.mostMaps(), played)))
+            .plus(Timeline.when(JobEvent.mapsCompleted(maps))
+                .inject(new RoleProbe(Target.mostMaps().sparingApplicationMaster(), played)))));
     assertTrue(run.job().succeeded(), "job: " + run.job());
-    assertEquals(3, run.faults().size());
+    assertEquals(4, run.faults().size());
     run.faults().forEach(f -> assertNotNull(f.injectedMs(), "every probe fired: " + run.notes()));
-    assertEquals(java.util.List.of(true, true, true), played, "idle, AM: the node played its role when hit");
+    assertEquals(java.util.List.of(true, true, true, true), played, "idle, AM, sparing the AM: the node played its role when hit");
     assertEquals("the node with the most map work", run.faults().get(2).target());
     Map<Integer, Long> mapsByNode = run.attempts().stream()
         .filter(a -> a.type().equals("MAP") && "SUCCEEDED".equals(a.state()) && a.node() != null)
@@ -188,6 +191,13 @@ class NodeCrashClusterTest {
     long most = mapsByNode.values().stream().mapToLong(Long::longValue).max().orElseThrow();
     assertEquals(most, mapsByNode.getOrDefault(run.faults().get(2).node(), 0L),
         "most-maps hit node " + run.faults().get(2).node() + " of " + mapsByNode);
+    // sparing the AM picks the busiest of the other nodes, even when the AM's node is the busiest
+    int am = run.amAttempts().get(0).node();
+    long mostWithoutAm = mapsByNode.entrySet().stream().filter(e -> e.getKey() != am)
+        .mapToLong(Map.Entry::getValue).max().orElseThrow();
+    assertNotEquals(am, run.faults().get(3).node());
+    assertEquals(mostWithoutAm, mapsByNode.getOrDefault(run.faults().get(3).node(), 0L),
+        "most-maps sparing the AM (node " + am + ") hit node " + run.faults().get(3).node() + " of " + mapsByNode);
   }
 
   @Test
