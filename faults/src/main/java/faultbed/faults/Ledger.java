@@ -29,6 +29,7 @@ public final class Ledger implements AutoCloseable {
   static {
     register(new CgroupHealer());
     register(new DirectoryHealer());
+    register(new WebAppTempHealer());
     register(new Iptables.ChainHealer());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());

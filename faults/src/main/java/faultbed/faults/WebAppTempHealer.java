@@ -1,0 +1,90 @@
+package faultbed.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The folders Jetty unpacks a Hadoop daemon's web app into, under the temp folder, that outlived
+ * their daemon. Jetty removes its folder when the web app stops; a harness killed by a signal
+ * never stops it. A folder is stale when nothing listens on the port in its name: Hadoop binds the
+ * port before Jetty makes the folder, and holds it until the web app has stopped.
+ */
+public final class WebAppTempHealer implements Healer {
+  public static final String KIND = "web-app-temp";
+  /** Jetty's name: jetty-HOST-PORT-RESOURCEBASE-CONTEXT-VHOST-RANDOM, here of Hadoop's web apps on loopback. */
+  private static final Pattern NAME = Pattern.compile("jetty-(localhost|127\\.0\\.0\\.1|0\\.0\\.0\\.0)-(\\d+)-hadoop-.*");
+
+  private final Path tempDir;
+
+  public WebAppTempHealer() {
+    this(Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  WebAppTempHealer(Path tempDir) {
+    this.tempDir = tempDir;
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public List<Found> findAll() {
+    List<Found> found = new ArrayList<>();
+    if (!Files.isDirectory(tempDir)) {
+      return found;
+    }
+    try (Stream<Path> list = Files.list(tempDir)) {
+      for (Path p : list.toList()) {
+        Matcher m = NAME.matcher(p.getFileName().toString());
+        if (m.matches() && Files.isDirectory(p) && !listening(Integer.parseInt(m.group(2)))) {
+          found.add(new Found(new LedgerEntry(KIND, p.toString(), null, Map.of("port", m.group(2))), null));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + tempDir, e);
+    }
+    return found;
+  }
+
+  @Override
+  public String heal(LedgerEntry entry) {
+    Path dir = Path.of(entry.id());
+    String port = entry.detail().get("port");
+    if (!Files.exists(dir) || (port != null && listening(Integer.parseInt(port)))) {
+      return null; // gone, or its port was taken again since it was found: leave it to its server
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+    return "removed web app folder " + dir;
+  }
+
+  private static boolean listening(int port) {
+    if (port <= 0 || port > 65_535) {
+      return false;
+    }
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+      return true;
+    } catch (IOException refused) {
+      return false;
+    }
+  }
+}
