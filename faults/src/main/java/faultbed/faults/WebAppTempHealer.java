@@ -7,12 +7,10 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The folders Jetty unpacks a Hadoop daemon's web app into, under the temp folder, that outlived
@@ -66,13 +64,7 @@ public final class WebAppTempHealer implements Healer {
     if (!Files.exists(dir) || (port != null && listening(Integer.parseInt(port)))) {
       return null; // gone, or its port was taken again since it was found: leave it to its server
     }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
-    }
+    new DirectoryHealer().heal(DirectoryHealer.entry(dir, entry.runId()));
     return "removed web app folder " + dir;
   }
 
