@@ -50,7 +50,9 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
   public record Column(String variant, int runs, double expirySeconds, double timeScale, Distribution jobSeconds,
       int failedJobs, Map<DinuNgGroup, Integer> groups, int impacted, int waitedForExpiry) {
     public Column {
-      groups = java.util.Collections.unmodifiableMap(new EnumMap<>(groups));
+      Map<DinuNgGroup, Integer> ordered = new EnumMap<>(DinuNgGroup.class);
+      ordered.putAll(groups);
+      groups = java.util.Collections.unmodifiableMap(ordered);
     }
 
     /** The slowest successful run over the median fault-free time; NaN without either. */
@@ -60,6 +62,18 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
 
     public double expiryMultiple(Distribution faultFree) {
       return faultFree.n() == 0 ? Double.NaN : expirySeconds / faultFree.median();
+    }
+
+    /**
+     * Fisher's exact test, two-sided, of this variant's failed-job rate against the paper's: the chance
+     * of two tables at least this far apart if both drew failures at one rate. NaN without runs.
+     */
+    public double failedJobsPValue(Paper paper) {
+      if (runs == 0) {
+        return Double.NaN;
+      }
+      int[][] table = {{failedJobs, runs - failedJobs}, {paper.failedJobs(), paper.runs() - paper.failedJobs()}};
+      return org.apache.commons.statistics.inference.FisherExactTest.withDefaults().test(table).getPValue();
     }
   }
 

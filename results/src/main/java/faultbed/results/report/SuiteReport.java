@@ -402,7 +402,8 @@ public final class SuiteReport {
     row(h, "slowest run", fmt("%.1f x fault-free", p.slowestMultiple()), c,
         col -> Double.isNaN(col.slowestMultiple(ff)) ? "" : fmt("%.2f x fault-free", col.slowestMultiple(ff)));
     row(h, "failed jobs", fmt("%d of %d", p.failedJobs(), p.runs()), c,
-        col -> fmt("%d of %d", col.failedJobs(), col.runs()));
+        col -> fmt("%d of %d (Fisher exact p %s against the paper's)", col.failedJobs(), col.runs(),
+            faultbed.results.stats.Format.p(col.failedJobsPValue(p))));
     row(h, "groups", p.groups(), c, col -> String.join(", ", col.groups().entrySet().stream()
         .map(e -> e.getKey().label() + " " + e.getValue()).toList()));
     row(h, "runs that redid work: waited for node expiry", p.expiryWaits(), c,

@@ -71,4 +71,16 @@ class DinuNgComparisonTest {
         fourMaps("slow").fault("latency", 2, 10_000).build()));
     assertTrue(c.isEmpty(), "a latency fault takes no node down: " + c.columns());
   }
+
+  /** The failed-job rate against the paper's 7 of 200: Fisher's exact test, two-sided (SciPy's fisher_exact agrees). */
+  @Test
+  void failedJobsAreTestedAgainstThePapersRate() {
+    DinuNgComparison.Paper paper = DinuNgComparison.PAPER;
+    java.util.function.IntFunction<DinuNgComparison.Column> failing = f -> new DinuNgComparison.Column("crash", 200,
+        60, 1, faultbed.results.Distribution.of(new double[] {50}), f, Map.of(), 0, 0);
+    assertEquals(0.014812962642872842, failing.apply(0).failedJobsPValue(paper), 1e-12);
+    assertEquals(1.0, failing.apply(7).failedJobsPValue(paper), 1e-12);
+    assertTrue(Double.isNaN(new DinuNgComparison.Column("crash", 0, 60, 1, faultbed.results.Distribution.of(new double[0]),
+        0, Map.of(), 0, 0).failedJobsPValue(paper)));
+  }
 }

@@ -93,7 +93,8 @@ class SuiteReportTest {
 
     assertEquals(List.of("", "Dinu and Ng (Hadoop 0.21, 14 nodes)", "crash", "crash-no-rst"), row(doc, "th", ""));
     assertEquals(List.of("runs with a node failure", "200", "3", "1"), row(doc, "td", "runs with a node failure"));
-    assertEquals(List.of("failed jobs", "7 of 200", "0 of 3", "0 of 1"), row(doc, "td", "failed jobs"));
+    assertEquals(List.of("failed jobs", "7 of 200", "0 of 3 (Fisher exact p 1 against the paper's)",
+        "0 of 1 (Fisher exact p 1 against the paper's)"), row(doc, "td", "failed jobs"));
     assertEquals(List.of("groups", "G1 to G7, and G8 (the failed jobs)", "G6 3", "G6 1"), row(doc, "td", "groups"));
     assertEquals(List.of("3 of 3", "1 of 1"), row(doc, "td", "runs that redid work: waited for node expiry").subList(2, 4),
         "the quickstart's crashes waited for the expiry to re-run their running maps");
