@@ -122,9 +122,13 @@ class HarnessKilledMidRunTest {
   /** Runs a scenario in a child harness, SIGKILLs it mid-run, starts a mini cluster; returns the dead owner's prefix. */
   private static String killMidRunThenStartAgain(Path dir, String backend) throws Exception {
     assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
+    List<Path> webAppsBefore = deadWebAppFolders();
     String owner = killMidRun(dir, backend, "kernel", o -> containerJvmsOf(o).size() >= 2);
     List<Long> orphans = containerJvmsOf(owner);
     assertFalse(orphans.isEmpty(), "container JVMs outlive a SIGKILLed harness (the hazard this guards against)");
+    List<Path> webApps = new ArrayList<>(deadWebAppFolders());
+    webApps.removeAll(webAppsBefore);
+    assertFalse(webApps.isEmpty(), "the daemons' web app folders outlive a SIGKILLed harness");
 
     List<String> said = new CopyOnWriteArrayList<>();
     try (MiniCluster next = MiniCluster.start(ClusterSpec.nodes(1), said::add)) {
@@ -138,8 +142,31 @@ class HarnessKilledMidRunTest {
       assertTrue(Cgroup.instances().stream().noneMatch(i -> i.startsWith(owner)), Cgroup.instances().toString());
       assertTrue(said.stream().anyMatch(l -> l.contains("deleted folder") && l.contains(owner)),
           "the dead run's working folder is removed: " + said);
+      assertTrue(webApps.stream().noneMatch(Files::exists), () -> "web app folders left: " + webApps + "; " + said);
     }
     return owner;
+  }
+
+  /**
+   * Jetty's folders for Hadoop's web apps in the temp folder whose port nothing listens on: what a
+   * killed harness's daemons leave (checked here on its own, not through the healer).
+   */
+  private static List<Path> deadWebAppFolders() throws IOException {
+    java.util.regex.Pattern name = java.util.regex.Pattern.compile("jetty-[^-]+-(\\d+)-hadoop-.*");
+    List<Path> dead = new ArrayList<>();
+    try (var list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      for (Path p : list.toList()) {
+        var m = name.matcher(p.getFileName().toString());
+        if (m.matches()) {
+          try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1))), 500);
+          } catch (IOException refused) {
+            dead.add(p);
+          }
+        }
+      }
+    }
+    return dead;
   }
 
   /**
@@ -150,10 +177,10 @@ class HarnessKilledMidRunTest {
       throws Exception {
     Path scenario = dir.resolve("killed.json");
     Files.writeString(scenario, SCENARIO.formatted(network));
-    // its temporary files (Jetty's, for the daemons' web servers) in the test's folder: a SIGKILL
-    // gives no shutdown hook the chance to remove them
+    // its temporary files (Jetty's, for the daemons' web servers) in this JVM's temp folder, which
+    // the next start here sweeps: a SIGKILL gives no shutdown hook the chance to remove them
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djava.io.tmpdir=" + dir, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "--add-opens", "java.base/java.lang=ALL-UNNAMED",
         "-cp", System.getProperty("java.class.path"),
         "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
         "--backend", backend));
