@@ -6,12 +6,17 @@ import java.io.PrintStream;
 
 /**
  * The progress bar of {@code faultbed run}: one redrawn line on a terminal (runs done, current run,
- * phase, job progress); plain lines, one per phase, when output goes to a file or CI log.
+ * phase, job progress); plain lines, one per phase, when output goes to a file or CI log. Each
+ * finished run's line says how long the rest will take at this sitting's pace so far.
  */
 final class ProgressDisplay implements SuiteRunner.Progress {
   private final PrintStream out;
   private final boolean terminal;
-  private final long start = System.nanoTime();
+  private final java.util.function.LongSupplier nanos;
+  private final long start;
+  /** When this sitting's first run started and how many runs were done before it (a resumed suite's). */
+  private long sittingStart = -1;
+  private int doneBefore;
   private volatile int done;
   private volatile int total;
   private volatile String run = "";
@@ -21,12 +26,22 @@ final class ProgressDisplay implements SuiteRunner.Progress {
   private long lastDraw;
 
   ProgressDisplay(PrintStream out, boolean terminal) {
+    this(out, terminal, System::nanoTime);
+  }
+
+  ProgressDisplay(PrintStream out, boolean terminal, java.util.function.LongSupplier nanos) {
     this.out = out;
     this.terminal = terminal;
+    this.nanos = nanos;
+    this.start = nanos.getAsLong();
   }
 
   @Override
   public void runStarting(int done, int total, String runId) {
+    if (sittingStart < 0) {
+      sittingStart = nanos.getAsLong();
+      doneBefore = done;
+    }
     this.done = done;
     this.total = total;
     this.run = runId;
@@ -47,8 +62,23 @@ final class ProgressDisplay implements SuiteRunner.Progress {
           .ifPresent(lost -> faults.append(String.format(" (LOST at %.1f s)", lost / 1000.0)));
     }
     clearLine();
-    out.printf("[%d/%d] %s: %s%s%n", done, total, r.runId(), outcome, faults);
+    out.printf("[%d/%d] %s: %s%s%s%n", done, total, r.runId(), outcome, faults, timeLeft(done, total));
     draw(true);
+  }
+
+  /**
+   * "; about 2 h 5 min left": the runs still to do at this sitting's mean wall time per run
+   * (cluster resets and waits included); the mean, since the rest takes their sum.
+   */
+  private String timeLeft(int done, int total) {
+    int ranHere = done - doneBefore;
+    if (sittingStart < 0 || ranHere <= 0 || done >= total) {
+      return "";
+    }
+    long seconds = Math.round((nanos.getAsLong() - sittingStart) / 1e9 / ranHere * (total - done));
+    long minutes = Math.max(1, Math.round(seconds / 60.0));
+    return minutes < 60 ? "; about " + minutes + " min left"
+        : String.format("; about %d h %d min left", minutes / 60, minutes % 60);
   }
 
   /** A fault that never took effect, with the reason the harness met (the record keeps it too). */
@@ -94,7 +124,7 @@ final class ProgressDisplay implements SuiteRunner.Progress {
     String bar = "#".repeat(filled) + ".".repeat(width - filled);
     String jobPart = phase.startsWith("running") ? String.format(" map %3.0f%% reduce %3.0f%%", map * 100, reduce * 100) : "";
     String line = String.format("[%s] %d/%d runs  %s  %s%s  %ds", bar, done, total, run, phase, jobPart,
-        (now - start) / 1_000_000_000L);
+        (nanos.getAsLong() - start) / 1_000_000_000L);
     out.print("\r" + (line.length() > 118 ? line.substring(0, 118) : String.format("%-118s", line)));
     out.flush();
   }
