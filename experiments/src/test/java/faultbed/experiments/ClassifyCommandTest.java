@@ -46,6 +46,43 @@ class ClassifyCommandTest {
     assertTrue(doc.get("gate").isNull(), out.toString());
   }
 
+  /** --group and --run choose what is printed (the runs of each group and each run named), not what is counted. */
+  @Test
+  void groupAndRunFiltersShowOnlyThoseRuns(@TempDir Path dir) throws Exception {
+    ReportTestRecords.quickstart(dir);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "classify",
+        dir.toString(), "--group", "no fault", "--run", "crash-001"), err.toString());
+    String text = out.toString();
+    assertTrue(text.contains("baseline-000  no fault") && text.contains("crash-001  G6") && !text.contains("crash-002"),
+        "the group's runs and the run named: " + text);
+
+    out = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "classify",
+        dir.toString(), "--group", "g6"), err.toString());
+    text = out.toString();
+    assertTrue(text.contains("crash-001  G6") && !text.contains("baseline-000"), text);
+    assertTrue(text.contains("\nno fault: 1, G6: 4\n"), "the tally still counts every run: " + text);
+
+    out = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "classify",
+        dir.toString(), "--run", "crash-002", "--json"), err.toString());
+    var doc = faultbed.results.RecordStore.json().readTree(out.toString());
+    assertEquals(1, doc.get("runs").size(), out.toString());
+    assertEquals(4, doc.get("groups").get("G6").asInt(), out.toString());
+
+    StringWriter bad = new StringWriter();
+    assertEquals(2, FaultbedCli.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(bad, true),
+        "classify", dir.toString(), "--group", "G9"));
+    assertTrue(bad.toString().startsWith("faultbed: --group: \"G9\" is not a group; expected one of no fault,"),
+        bad.toString());
+    bad = new StringWriter();
+    assertEquals(2, FaultbedCli.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(bad, true),
+        "classify", dir.toString(), "--run", "crash-999"));
+    assertTrue(bad.toString().startsWith("faultbed: --run: \"crash-999\" is not a run in "), bad.toString());
+  }
+
   @Test
   void aMissingFolderIsBadInput(@TempDir Path dir) {
     StringWriter err = new StringWriter();

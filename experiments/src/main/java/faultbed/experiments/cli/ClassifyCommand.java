@@ -39,6 +39,14 @@ final class ClassifyCommand implements Callable<Integer> {
       description = "with --write-gate: a variant whose crashes must be recovered by node expiry (repeatable)")
   List<String> expiryBound = new java.util.ArrayList<>();
 
+  @Option(names = "--group", paramLabel = "GROUP", description = "show the runs of this group (G1 to G8,"
+      + " \"AM lost\", \"no fault\", ...; repeatable) and those given by --run; the tally and the gate still cover"
+      + " every run")
+  List<String> onlyGroups = new java.util.ArrayList<>();
+
+  @Option(names = "--run", paramLabel = "RUN", description = "show this run (its id, as crash-017; repeatable)")
+  List<String> onlyRuns = new java.util.ArrayList<>();
+
   @CommandLine.Mixin
   JsonOutput json;
 
@@ -53,6 +61,25 @@ final class ClassifyCommand implements Callable<Integer> {
       return FaultbedCli.BAD_INPUT;
     }
     List<RunRecord> records = read.get();
+    java.util.Set<DinuNgGroup> groupsShown = java.util.EnumSet.noneOf(DinuNgGroup.class);
+    for (String g : onlyGroups) {
+      java.util.Optional<DinuNgGroup> found = java.util.Arrays.stream(DinuNgGroup.values())
+          .filter(x -> x.label().equalsIgnoreCase(g.strip()) || x.name().equalsIgnoreCase(g.strip())).findFirst();
+      if (found.isEmpty()) {
+        err.println("faultbed: --group: \"" + g + "\" is not a group; expected one of " + java.util.Arrays.stream(
+            DinuNgGroup.values()).map(DinuNgGroup::label).collect(Collectors.joining(", ")));
+        return FaultbedCli.BAD_INPUT;
+      }
+      groupsShown.add(found.get());
+    }
+    java.util.Set<String> ids = records.stream().map(RunRecord::runId).collect(Collectors.toSet());
+    for (String r : onlyRuns) {
+      if (!ids.contains(r)) {
+        err.println("faultbed: --run: \"" + r + "\" is not a run in " + dir + "; expected a run id such as "
+            + records.get(0).runId());
+        return FaultbedCli.BAD_INPUT;
+      }
+    }
     GroupsGate baseline = null;
     if (gate != null) {
       try {
@@ -63,13 +90,19 @@ final class ClassifyCommand implements Callable<Integer> {
       }
     }
     List<Classification> all = DinuNgClassifier.classifyAll(records);
+    // the runs named and the runs of the groups named; every run when neither is given
+    java.util.function.Predicate<Classification> shown = c -> (groupsShown.isEmpty() && onlyRuns.isEmpty())
+        || groupsShown.contains(c.group()) || onlyRuns.contains(c.runId());
     if (json.enabled) {
-      return printJson(all, baseline);
+      return printJson(all, shown, baseline);
     }
     PrintWriter out = spec.commandLine().getOut();
     Map<DinuNgGroup, Integer> tally = new EnumMap<>(DinuNgGroup.class);
     for (Classification c : all) {
       tally.merge(c.group(), 1, Integer::sum);
+      if (!shown.test(c)) {
+        continue;
+      }
       out.printf(Locale.ROOT, "%s  %s  recovery: %s%s%n", c.runId(), c.group().label(), c.recovery().label(),
           c.mechanisms().isEmpty() ? "" : "  seen: " + c.mechanisms().stream()
               .map(m -> m.label()).collect(Collectors.joining(", ")));
@@ -95,7 +128,10 @@ final class ClassifyCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Every run's classification, the groups found, the runs whose delay is unexplained, and the gate's answer. */
+  /**
+   * The runs shown (every run without --group or --run) with their classification; the groups found,
+   * the runs whose delay is unexplained, and the gate's answer, over every run.
+   */
   record Result(List<Classification> runs, Map<String, Integer> groups, List<String> unexplainedDelays, Gate gate) {}
 
   /** How many runs have a delay account, and which of them are unexplained. */
@@ -114,14 +150,15 @@ final class ClassifyCommand implements Callable<Integer> {
 
   record Gate(String baseline, boolean passed, List<String> violations) {}
 
-  private int printJson(List<Classification> all, GroupsGate baseline) {
+  private int printJson(List<Classification> all, java.util.function.Predicate<Classification> shown,
+      GroupsGate baseline) {
     if (writeGate != null) {
       GroupsGate.of(dir.getFileName().toString(), all, expiryBound).write(writeGate);
     }
     List<String> violations = baseline == null ? List.of() : baseline.violations(all);
     Gate g = baseline == null ? null : new Gate(gate.toString(), violations.isEmpty(), violations);
     JsonOutput.print(spec.commandLine().getOut(),
-        new Result(all, GroupsGate.of("", all, List.of()).groups(), unexplained(all), g));
+        new Result(all.stream().filter(shown).toList(), GroupsGate.of("", all, List.of()).groups(), unexplained(all), g));
     return g == null || g.passed() ? 0 : CompareCommand.REGRESSION;
   }
 }
