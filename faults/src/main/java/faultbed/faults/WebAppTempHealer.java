@@ -21,8 +21,13 @@ import java.util.stream.Stream;
  */
 public final class WebAppTempHealer implements Healer {
   public static final String KIND = "web-app-temp";
-  /** Jetty's name: jetty-HOST-PORT-RESOURCEBASE-CONTEXT-VHOST-RANDOM, here of Hadoop's web apps on loopback. */
-  private static final Pattern NAME = Pattern.compile("jetty-(localhost|127\\.0\\.0\\.1|0\\.0\\.0\\.0)-(\\d+)-hadoop-.*");
+  /**
+   * Jetty's name: jetty-HOST-PORT-RESOURCEBASE-CONTEXT-VHOST-RANDOM with every '.' made '_', here of
+   * Hadoop's web apps bound to loopback, every address, or the project's own 198.18.0.0/15 (the
+   * namespace backend's bridge).
+   */
+  private static final Pattern NAME = Pattern.compile(
+      "jetty-(localhost|0_0_0_0|127_\\d+_\\d+_\\d+|198_1[89]_\\d+_\\d+)-(\\d+)-hadoop-.*");
 
   private final Path tempDir;
 
@@ -48,8 +53,9 @@ public final class WebAppTempHealer implements Healer {
     try (Stream<Path> list = Files.list(tempDir)) {
       for (Path p : list.toList()) {
         Matcher m = NAME.matcher(p.getFileName().toString());
-        if (m.matches() && Files.isDirectory(p) && !listening(Integer.parseInt(m.group(2)))) {
-          found.add(new Found(new LedgerEntry(KIND, p.toString(), null, Map.of("port", m.group(2))), null));
+        if (m.matches() && Files.isDirectory(p) && !listening(m.group(1), Integer.parseInt(m.group(2)))) {
+          found.add(new Found(new LedgerEntry(KIND, p.toString(), null,
+              Map.of("host", m.group(1), "port", m.group(2))), null));
         }
       }
     } catch (IOException e) {
@@ -62,19 +68,21 @@ public final class WebAppTempHealer implements Healer {
   public String heal(LedgerEntry entry) {
     Path dir = Path.of(entry.id());
     String port = entry.detail().get("port");
-    if (!Files.exists(dir) || (port != null && listening(Integer.parseInt(port)))) {
+    if (!Files.exists(dir) || (port != null && listening(entry.detail().getOrDefault("host", "localhost"),
+        Integer.parseInt(port)))) {
       return null; // gone, or its port was taken again since it was found: leave it to its server
     }
     new DirectoryHealer().heal(DirectoryHealer.entry(dir, entry.runId()));
     return "removed web app folder " + dir;
   }
 
-  private static boolean listening(int port) {
+  private static boolean listening(String host, int port) {
     if (port <= 0 || port > 65_535) {
       return false;
     }
+    String address = host.equals("localhost") || host.equals("0_0_0_0") ? "127.0.0.1" : host.replace('_', '.');
     try (Socket s = new Socket()) {
-      s.connect(new InetSocketAddress("127.0.0.1", port), 500);
+      s.connect(new InetSocketAddress(address, port), 500);
       return true;
     } catch (IOException refused) {
       return false;
