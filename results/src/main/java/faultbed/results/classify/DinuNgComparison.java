@@ -46,9 +46,11 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
    * @param jobSeconds successful runs' job times
    * @param impacted runs whose failure made the job redo work (any recovery but "none needed")
    * @param waitedForExpiry of those, the runs whose lost work was redone only at node expiry
+   * @param inducedDeaths runs in which a reducer on a live node failed by its shuffle (the paper's
+   *     induced reducer death, the cause of its failed jobs)
    */
   public record Column(String variant, int runs, double expirySeconds, double timeScale, Distribution jobSeconds,
-      int failedJobs, Map<DinuNgGroup, Integer> groups, int impacted, int waitedForExpiry) {
+      int failedJobs, Map<DinuNgGroup, Integer> groups, int impacted, int waitedForExpiry, int inducedDeaths) {
     public Column {
       Map<DinuNgGroup, Integer> ordered = new EnumMap<>(DinuNgGroup.class);
       ordered.putAll(groups);
@@ -109,7 +111,8 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
               .mapToDouble(c -> c.jobMs() / 1000.0).toArray()),
           (int) cs.stream().filter(c -> !c.jobSucceeded()).count(), groups,
           (int) cs.stream().filter(c -> c.recovery() != Recovery.NONE_NEEDED).count(),
-          (int) cs.stream().filter(c -> c.recovery() == Recovery.NODE_EXPIRY).count()));
+          (int) cs.stream().filter(c -> c.recovery() == Recovery.NODE_EXPIRY).count(),
+          (int) cs.stream().filter(c -> c.mechanisms().contains(Mechanism.INDUCED_REDUCER_DEATH)).count()));
     });
     return new DinuNgComparison(Distribution.of(faultFree.stream().mapToDouble(Double::doubleValue).toArray()),
         columns);

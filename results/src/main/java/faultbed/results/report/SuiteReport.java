@@ -404,6 +404,8 @@ public final class SuiteReport {
     row(h, "failed jobs", fmt("%d of %d", p.failedJobs(), p.runs()), c,
         col -> fmt("%d of %d (Fisher exact p %s against the paper's)", col.failedJobs(), col.runs(),
             faultbed.results.stats.Format.p(col.failedJobsPValue(p))));
+    row(h, "runs with induced reducer death", "many; a reducer that died so four times failed each of the 7 jobs", c,
+        col -> fmt("%d of %d", col.inducedDeaths(), col.runs()));
     row(h, "groups", p.groups(), c, col -> String.join(", ", col.groups().entrySet().stream()
         .map(e -> e.getKey().label() + " " + e.getValue()).toList()));
     row(h, "runs that redid work: waited for node expiry", p.expiryWaits(), c,

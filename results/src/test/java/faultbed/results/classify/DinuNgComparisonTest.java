@@ -57,6 +57,7 @@ class DinuNgComparisonTest {
     int failedRedidWork = DinuNgClassifier.classify(failed).recovery() == Recovery.NONE_NEEDED ? 0 : 1;
     assertEquals(1 + failedRedidWork, crash.impacted(), "the G7 run redid nothing");
     assertEquals(1, crash.waitedForExpiry());
+    assertEquals(1, crash.inducedDeaths(), "r_000000_0 on node 0, alive, failed with MAX_FAILED_UNIQUE_FETCHES");
 
     DinuNgComparison.Column noRst = c.columns().get(1);
     // failure at 20 s, before the last liveness check ahead of the 41 s fault-free end
@@ -77,10 +78,10 @@ class DinuNgComparisonTest {
   void failedJobsAreTestedAgainstThePapersRate() {
     DinuNgComparison.Paper paper = DinuNgComparison.PAPER;
     java.util.function.IntFunction<DinuNgComparison.Column> failing = f -> new DinuNgComparison.Column("crash", 200,
-        60, 1, faultbed.results.Distribution.of(new double[] {50}), f, Map.of(), 0, 0);
+        60, 1, faultbed.results.Distribution.of(new double[] {50}), f, Map.of(), 0, 0, 0);
     assertEquals(0.014812962642872842, failing.apply(0).failedJobsPValue(paper), 1e-12);
     assertEquals(1.0, failing.apply(7).failedJobsPValue(paper), 1e-12);
     assertTrue(Double.isNaN(new DinuNgComparison.Column("crash", 0, 60, 1, faultbed.results.Distribution.of(new double[0]),
-        0, Map.of(), 0, 0).failedJobsPValue(paper)));
+        0, Map.of(), 0, 0, 0).failedJobsPValue(paper)));
   }
 }

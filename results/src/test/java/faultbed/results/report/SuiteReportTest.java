@@ -96,6 +96,7 @@ class SuiteReportTest {
     assertEquals(List.of("failed jobs", "7 of 200", "0 of 3 (Fisher exact p 1 against the paper's)",
         "0 of 1 (Fisher exact p 1 against the paper's)"), row(doc, "td", "failed jobs"));
     assertEquals(List.of("groups", "G1 to G7, and G8 (the failed jobs)", "G6 3", "G6 1"), row(doc, "td", "groups"));
+    assertEquals(List.of("0 of 3", "0 of 1"), row(doc, "td", "runs with induced reducer death").subList(2, 4));
     assertEquals(List.of("3 of 3", "1 of 1"), row(doc, "td", "runs that redid work: waited for node expiry").subList(2, 4),
         "the quickstart's crashes waited for the expiry to re-run their running maps");
     assertEquals("20.2 s (median of 1)", row(doc, "td", "fault-free job time").get(2));
