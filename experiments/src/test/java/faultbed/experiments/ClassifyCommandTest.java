@@ -83,6 +83,27 @@ class ClassifyCommandTest {
     assertTrue(bad.toString().startsWith("faultbed: --run: \"crash-999\" is not a run in "), bad.toString());
   }
 
+  /** A scenario file beside the records is not a record; a folder of scenarios holds none. */
+  @Test
+  void otherJsonBesideTheRecordsIsSkipped(@TempDir Path dir) throws Exception {
+    ReportTestRecords.quickstart(dir);
+    Path scenario = Path.of("..", "experiments", "scenarios", "quickstart.json");
+    java.nio.file.Files.copy(scenario, dir.resolve("quickstart.json"));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    assertEquals(0, FaultbedCli.execute(new PrintWriter(out, true), new PrintWriter(err, true), "classify",
+        dir.toString()), err.toString());
+    assertTrue(out.toString().contains("\nno fault: 1, G6: 4\n"), out.toString());
+
+    Path scenarios = java.nio.file.Files.createDirectories(dir.resolve("scenarios"));
+    java.nio.file.Files.copy(Path.of("..", "experiments", "scenarios", "dinu-ng-concurrent.json"),
+        scenarios.resolve("dinu-ng-concurrent.json"));
+    err = new StringWriter();
+    assertEquals(2, FaultbedCli.execute(new PrintWriter(new StringWriter(), true), new PrintWriter(err, true),
+        "classify", scenarios.toString()));
+    assertEquals("faultbed: DIR: expected run records (*.json) in " + scenarios, err.toString().strip());
+  }
+
   @Test
   void aMissingFolderIsBadInput(@TempDir Path dir) {
     StringWriter err = new StringWriter();

@@ -58,18 +58,36 @@ public final class RecordStore {
 
   /**
    * Every run record in the folder with its file, in file name order. Other JSON files (the
-   * summary, a baseline file saved alongside) are skipped: a run record has a run id.
+   * summary, a baseline file or a scenario saved alongside) are skipped: a run record has a run id.
    */
   public List<StoredRecord> list() {
     try (Stream<Path> files = Files.list(dir)) {
       return files.filter(p -> p.toString().endsWith(".json"))
           .filter(p -> !p.getFileName().toString().equals(SUMMARY))
           .sorted(Comparator.comparing(Path::toString))
-          .map(p -> new StoredRecord(p, read(p)))
-          .filter(s -> s.record().runId() != null)
+          .map(RecordStore::readIfRecord)
+          .flatMap(java.util.Optional::stream)
           .toList();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
+    }
+  }
+
+  /** The file as a run record, or nothing when it is JSON of another kind (no run id). */
+  private static java.util.Optional<StoredRecord> readIfRecord(Path file) {
+    com.fasterxml.jackson.databind.JsonNode tree;
+    try {
+      tree = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read run record " + file, e);
+    }
+    if (tree == null || !tree.isObject() || !tree.hasNonNull("runId")) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return java.util.Optional.of(new StoredRecord(file, JSON.treeToValue(tree, RunRecord.class)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read run record " + file, e);
     }
   }
 
