@@ -44,6 +44,9 @@ public record GroupsGate(String format, String source, Map<String, Integer> grou
   }
 
   public static GroupsGate read(Path file) {
+    if (!java.nio.file.Files.isRegularFile(file)) {
+      throw new IllegalArgumentException("expected a " + FORMAT + " file, got " + file + " (no such file)");
+    }
     try {
       GroupsGate g = RecordStore.json().readValue(file.toFile(), GroupsGate.class);
       if (!FORMAT.equals(g.format())) {

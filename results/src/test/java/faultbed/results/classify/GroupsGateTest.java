@@ -34,6 +34,11 @@ class GroupsGateTest {
     GroupsGate back = GroupsGate.read(dir.resolve("groups.json"));
     assertEquals(gate, back);
     assertEquals(List.of(), back.violations(BASELINE));
+
+    var missing = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> GroupsGate.read(dir.resolve("absent.json")));
+    assertEquals("expected a faultbed-groups/1 file, got " + dir.resolve("absent.json") + " (no such file)",
+        missing.getMessage());
   }
 
   @Test
