@@ -63,8 +63,7 @@ final class ClassifyCommand implements Callable<Integer> {
     List<RunRecord> records = read.get();
     java.util.Set<DinuNgGroup> groupsShown = java.util.EnumSet.noneOf(DinuNgGroup.class);
     for (String g : onlyGroups) {
-      java.util.Optional<DinuNgGroup> found = java.util.Arrays.stream(DinuNgGroup.values())
-          .filter(x -> x.label().equalsIgnoreCase(g.strip()) || x.name().equalsIgnoreCase(g.strip())).findFirst();
+      java.util.Optional<DinuNgGroup> found = group(g);
       if (found.isEmpty()) {
         err.println("faultbed: --group: \"" + g + "\" is not a group; expected one of " + java.util.Arrays.stream(
             DinuNgGroup.values()).map(DinuNgGroup::label).collect(Collectors.joining(", ")));
@@ -126,6 +125,12 @@ final class ClassifyCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /** A group by its label or its name, in any case: "G4", "am lost", "NO_FAULT". */
+  private static java.util.Optional<DinuNgGroup> group(String named) {
+    return java.util.Arrays.stream(DinuNgGroup.values())
+        .filter(g -> g.label().equalsIgnoreCase(named.strip()) || g.name().equalsIgnoreCase(named.strip())).findFirst();
   }
 
   /**
