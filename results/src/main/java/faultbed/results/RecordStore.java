@@ -75,21 +75,17 @@ public final class RecordStore {
 
   /** The file as a run record, or nothing when it is JSON of another kind (no run id). */
   private static java.util.Optional<StoredRecord> readIfRecord(Path file) {
-    com.fasterxml.jackson.databind.JsonNode tree;
     try {
-      tree = JSON.readTree(file.toFile());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read run record " + file, e);
-    }
-    if (tree == null || !tree.isObject() || !tree.hasNonNull("runId")) {
-      return java.util.Optional.empty();
-    }
-    try {
+      com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(file.toFile());
+      if (tree == null || !tree.isObject() || !tree.hasNonNull("runId")) {
+        return java.util.Optional.empty();
+      }
       return java.util.Optional.of(new StoredRecord(file, JSON.treeToValue(tree, RunRecord.class)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read run record " + file, e);
     }
   }
+
 
   public static RunRecord read(Path file) {
     try {

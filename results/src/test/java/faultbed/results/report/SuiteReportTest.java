@@ -84,11 +84,7 @@ class SuiteReportTest {
         .replace("\"variant\": \"crash\"", "\"variant\": \"crash-no-rst\""));
     Document doc = parse(Files.readString(SuiteReport.write(dir).html()));
 
-    NodeList svgs = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg");
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < svgs.getLength(); i++) {
-      ids.add(((Element) svgs.item(i)).getAttribute("id"));
-    }
+    List<String> ids = chartIds(doc);
     assertEquals(List.of("figure2-0", "figure2-1", "ecdf", "boxes", "speculative", "wasted"), ids);
 
     assertEquals(List.of("", "Dinu and Ng (Hadoop 0.21, 14 nodes)", "crash", "crash-no-rst"), row(doc, "th", ""));
@@ -116,16 +112,22 @@ class SuiteReportTest {
     String html = Files.readString(SuiteReport.write(dir).html());
     Document doc = parse(html);
 
-    NodeList svgs = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg");
-    List<String> ids = new ArrayList<>();
-    for (int i = 0; i < svgs.getLength(); i++) {
-      ids.add(((Element) svgs.item(i)).getAttribute("id"));
-    }
+    List<String> ids = chartIds(doc);
     assertEquals(List.of("ecdf", "boxes", "speculative", "wasted"), ids);
     String text = doc.getDocumentElement().getTextContent();
     assertFalse(text.contains("Failure groups"), "no groups section");
     assertFalse(text.contains("unclassified"), "no run called unclassified");
     assertTrue(text.contains("no node failure"), "each run says why it has no group");
+  }
+
+  /** The ids of the page's inline SVG charts, in page order. */
+  private static List<String> chartIds(Document doc) {
+    NodeList svgs = doc.getElementsByTagNameNS("http://www.w3.org/2000/svg", "svg");
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < svgs.getLength(); i++) {
+      ids.add(((Element) svgs.item(i)).getAttribute("id"));
+    }
+    return ids;
   }
 
   /** The cells of the first table row whose first cell (a {@code cell} element) reads {@code label}. */
