@@ -152,12 +152,29 @@ public record RunRecord(
    * when it never succeeded, and in records written before it was recorded. {@code locality} is
    * where a map ran relative to its input split, as the AM logged it when it started the attempt:
    * {@code NODE_LOCAL}, {@code RACK_LOCAL} or {@code OFF_SWITCH}; null for reduces and in records
-   * written before it was recorded.
+   * written before it was recorded. {@code progressClockMs} is the wall-clock time the attempt spent
+   * in each twelfth of its progress, from its launch, as its AM measured it from the attempt's
+   * status reports (Hadoop's progress splits, written to the history when the attempt ended): only
+   * the twelfths it completed, so a killed attempt's list is shorter. It is how far along an attempt
+   * was at any moment, which is what Hadoop's speculator weighs; null when its AM died first and in
+   * records written before it was recorded.
    */
   public record AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node,
       String host, String container, Long startMs, Long finishMs, Long mapFinishMs,
       Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error,
-      Integer amAttempt, Long succeededMs, String locality) {
+      Integer amAttempt, Long succeededMs, String locality, List<Integer> progressClockMs) {
+    public AttemptRecord {
+      progressClockMs = progressClockMs == null ? null : List.copyOf(progressClockMs);
+    }
+
+    /** An attempt whose progress over time is not known. */
+    public AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node, String host,
+        String container, Long startMs, Long finishMs, Long mapFinishMs, Long shuffleFinishMs, Long sortFinishMs,
+        String state, boolean speculative, String error, Integer amAttempt, Long succeededMs, String locality) {
+      this(attemptId, taskId, type, attempt, node, host, container, startMs, finishMs, mapFinishMs, shuffleFinishMs,
+          sortFinishMs, state, speculative, error, amAttempt, succeededMs, locality, null);
+    }
+
     /** An attempt whose locality is not known (a reduce, or a record from before it was kept). */
     public AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node, String host,
         String container, Long startMs, Long finishMs, Long mapFinishMs, Long shuffleFinishMs, Long sortFinishMs,

@@ -29,6 +29,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser;
 import org.apache.hadoop.mapreduce.jobhistory.MapAttemptFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.ReduceAttemptFinishedEvent;
 import org.apache.hadoop.mapreduce.jobhistory.TaskAttemptStartedEvent;
+import org.apache.hadoop.mapreduce.jobhistory.TaskAttemptUnsuccessfulCompletionEvent;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.AMInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
 import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.TaskAttemptInfo;
@@ -44,14 +45,17 @@ final class HistoryReader {
    * One AM attempt's history as Hadoop's parser reads it, with what the parser overwrites: when each
    * task attempt reported success, by attempt id. A map attempt killed after it succeeded (its node
    * lost while the AM waited for its container to exit) has its end times set to the kill's. And
-   * what the parser drops: where each map attempt ran relative to its input (its locality).
+   * what the parser drops: where each map attempt ran relative to its input (its locality), and
+   * how long each attempt took over each twelfth of its progress (the progress splits' wall clock).
    */
-  record Parsed(JobInfo info, Map<String, Long> succeeded, Map<String, String> locality) {}
+  record Parsed(JobInfo info, Map<String, Long> succeeded, Map<String, String> locality,
+      Map<String, List<Integer>> progressClock) {}
 
   /** Hadoop's parser, noting each attempt-finished event before the parser files it, and each map's locality. */
   private static final class Parser extends JobHistoryParser {
     private final Map<String, Long> succeeded = new HashMap<>();
     private final Map<String, String> locality = new HashMap<>();
+    private final Map<String, List<Integer>> progressClock = new HashMap<>();
 
     Parser(FileSystem fs, Path file) throws IOException {
       super(fs, file);
@@ -59,10 +63,18 @@ final class HistoryReader {
 
     @Override
     public void handleEvent(HistoryEvent event) {
-      if (event instanceof MapAttemptFinishedEvent m && SUCCEEDED.equals(m.getTaskStatus())) {
-        succeeded.put(m.getAttemptId().toString(), m.getFinishTime());
-      } else if (event instanceof ReduceAttemptFinishedEvent r && SUCCEEDED.equals(r.getTaskStatus())) {
-        succeeded.put(r.getAttemptId().toString(), r.getFinishTime());
+      if (event instanceof MapAttemptFinishedEvent m) {
+        noteProgress(m.getAttemptId().toString(), m.getClockSplits());
+        if (SUCCEEDED.equals(m.getTaskStatus())) {
+          succeeded.put(m.getAttemptId().toString(), m.getFinishTime());
+        }
+      } else if (event instanceof ReduceAttemptFinishedEvent r) {
+        noteProgress(r.getAttemptId().toString(), r.getClockSplits());
+        if (SUCCEEDED.equals(r.getTaskStatus())) {
+          succeeded.put(r.getAttemptId().toString(), r.getFinishTime());
+        }
+      } else if (event instanceof TaskAttemptUnsuccessfulCompletionEvent u) {
+        noteProgress(u.getTaskAttemptId().toString(), u.getClockSplits());
       } else if (event instanceof TaskAttemptStartedEvent t && t.getTaskType() == TaskType.MAP
           && t.getLocality() != null) {
         locality.put(t.getTaskAttemptId().toString(), t.getLocality());
@@ -70,8 +82,26 @@ final class HistoryReader {
       super.handleEvent(event);
     }
 
+    /**
+     * Hadoop writes -1 for the twelfths an attempt never reached; an attempt that succeeded and was
+     * then killed has both events, the kill's no shorter.
+     */
+    private void noteProgress(String attemptId, int[] clockSplits) {
+      if (clockSplits == null) {
+        return;
+      }
+      List<Integer> reached = new ArrayList<>();
+      for (int ms : clockSplits) {
+        if (ms < 0) {
+          break;
+        }
+        reached.add(ms);
+      }
+      progressClock.merge(attemptId, List.copyOf(reached), (a, b) -> b.size() >= a.size() ? b : a);
+    }
+
     Parsed parsed() throws IOException {
-      return new Parsed(parse(), Map.copyOf(succeeded), Map.copyOf(locality));
+      return new Parsed(parse(), Map.copyOf(succeeded), Map.copyOf(locality), Map.copyOf(progressClock));
     }
   }
 
@@ -205,9 +235,11 @@ final class HistoryReader {
     Map<String, Integer> amOf = new HashMap<>();
     Map<String, Long> succeeded = new HashMap<>();
     Map<String, String> locality = new HashMap<>();
+    Map<String, List<Integer>> progressClock = new HashMap<>();
     histories.forEach((am, parsed) -> {
       succeeded.putAll(parsed.succeeded());
       locality.putAll(parsed.locality());
+      progressClock.putAll(parsed.progressClock());
       for (var task : parsed.info().getAllTasks().values()) {
         for (TaskAttemptInfo a : task.getAllTaskAttempts().values()) {
           byTask.computeIfAbsent(a.getAttemptId().getTaskID().toString(), t -> new HashMap<>())
@@ -249,7 +281,7 @@ final class HistoryReader {
             a.getError() == null || a.getError().isBlank() ? null : a.getError(),
             amOf.get(a.getAttemptId().toString()),
             rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), zero),
-            locality.get(a.getAttemptId().toString())));
+            locality.get(a.getAttemptId().toString()), progressClock.get(a.getAttemptId().toString())));
       }
     }
     out.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())

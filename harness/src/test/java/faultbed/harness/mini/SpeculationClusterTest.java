@@ -78,6 +78,15 @@ class SpeculationClusterTest {
         && e.node() != null), asked.toString());
     if (name.equals("hadoop3")) {
       assertTrue(asked.stream().allMatch(e -> e.evidence().containsKey("originalRunMs")), asked.toString());
+      // How far along the original was, from the progress clock its AM wrote to the history.
+      assertTrue(asked.stream().allMatch(e -> e.evidence().containsKey("originalProgress")
+          || e.evidence().containsKey("originalProgressAtLeast")), asked.toString());
+    }
+    // Every attempt that succeeded has its progress clock, most of its twelfths written.
+    for (var a : r.attempts()) {
+      if ("SUCCEEDED".equals(a.state())) {
+        assertTrue(a.progressClockMs() != null && a.progressClockMs().size() >= 10, a.toString());
+      }
     }
     cluster.reset();
   }

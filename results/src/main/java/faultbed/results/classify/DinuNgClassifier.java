@@ -197,7 +197,13 @@ public final class DinuNgClassifier {
                 + unusable.map(NodeTransition::to).orElseThrow());
       }
       if (running.isEmpty()) {
-        evidence.add("G7: the node ran nothing at the failure and none of its map outputs had to be re-computed");
+        // Two different situations give G7; say which, so a crash that preceded all work is not read
+        // as one that the node survived after doing its share.
+        boolean hadWork = r.attempts().stream().anyMatch(a -> node(a) == node && a.startMs() != null && a.startMs() <= tf);
+        evidence.add(hadWork
+            ? "G7: every task the node had run was done at the failure and none of its map outputs had to be re-computed"
+            : "G7: the node had not yet been given any task, so there was nothing to lose (a crash before the node's"
+                + " first task tests only that the job does without the node)");
         return result(tf, DinuNgGroup.G7, Recovery.NONE_NEEDED);
       }
       mechanisms.add(Mechanism.RUNNING_ATTEMPTS_LOST);

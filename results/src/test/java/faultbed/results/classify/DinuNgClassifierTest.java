@@ -351,6 +351,17 @@ class DinuNgClassifierTest {
     assertEquals(DinuNgGroup.G7, c.group(), evidence(c));
     assertEquals(Recovery.NONE_NEEDED, c.recovery());
     assertTrue(c.mechanisms().isEmpty());
+    assertTrue(evidence(c).contains("every task the node had run was done at the failure"), evidence(c));
+  }
+
+  @Test
+  void aCrashBeforeTheNodesFirstTaskIsG7AndSaysSo() {
+    SyntheticRun run = fourMapsTwoReducers().map(3, 0, 1, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 50_000, "SUCCEEDED")
+        .crash(3, 2_000).lost(3, 23_000).finished(50_500);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.G7, c.group(), evidence(c));
+    assertTrue(evidence(c).contains("the node had not yet been given any task"), evidence(c));
   }
 
   @Test
