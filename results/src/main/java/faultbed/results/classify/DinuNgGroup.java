@@ -34,7 +34,8 @@ public enum DinuNgGroup {
       + " overlapping later waves: no impact",
       "failure while the node ran maps, before it held a map output that was still needed: no output lost"),
   G7("G7", "failure after all of the node's tasks finished: no impact",
-      "failure after all of the node's tasks were done: nothing lost, nothing re-run"),
+      "failure while the node held nothing the job still needed (all its tasks done, or none yet given):"
+          + " nothing lost, nothing re-run"),
   AM_LOST("AM lost", "", "the node ran the job's ApplicationMaster: a new AM attempt started elsewhere"
       + " and re-ran what the first had not finished"),
   G8("G8", "job failed: a task failed 4 times, often a reducer from induced death", "the job failed"),
