@@ -51,9 +51,10 @@ public enum DinuNgGroup {
           + " mapreduce.reduce.shuffle.retry-delay.max.ms, and a refused fetch is reported at every failure;"
           + " a report counts as late (G4) when its reducer had reported the output before, so it came only"
           + " after a back-off.",
-      "The RM checks liveness every expiry/3, but the check grid is not tied to the job (the cluster is"
-          + " reused across runs), so the paper's two bands of job time, G1 and G2, merge into one band of"
-          + " width expiry/3. The split is kept by the paper's rule: G2 when the failure came after the last"
+      "The RM checks liveness every expiry/3 on a grid of its own, not the job's (the cluster is reused"
+          + " across runs), so the paper's two bands of job time, G1 and G2, merge into one band of width"
+          + " expiry/3, unless every run lasts a whole number of checks and the grid stands still against"
+          + " the jobs. The split is kept by the paper's rule: G2 when the failure came after the last"
           + " check before the fault-free job end, read off the grid of the check that declared the node LOST.",
       "Without speculation (mapreduce.map.speculative=false, faultbed's default) the maps running on the"
           + " failed node are re-run only after node expiry, so a G6 failure costs the expiry instead of nothing.",
