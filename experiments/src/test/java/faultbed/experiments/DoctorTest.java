@@ -31,6 +31,10 @@ class DoctorTest {
     assertTrue(doc.get("leftovers").toString().contains("cgroup faultbed/h999999999-doctor with 1 process(es)"), asJson.out);
     assertEquals(12, doc.get("host").get("faultKinds").size(), asJson.out);
     assertTrue(doc.get("host").get("capabilities").size() >= 3, asJson.out);
+    // every registered backend has its row: available, or the one line its own check gives
+    assertEquals(faultbed.harness.Backends.names().size(), doc.get("host").get("backends").size(), asJson.out);
+    assertEquals("mini", doc.get("host").get("backends").get(0).get("name").asText(), asJson.out);
+    assertTrue(listing.out.contains("node backend"), listing.out);
 
     var fixing = capture("doctor", "--fix");
     assertEquals(0, fixing.code);

@@ -14,7 +14,7 @@ import faultbed.experiments.scenario.InventoryParser;
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.faults.remote.Become;
 import faultbed.faults.remote.SshTarget;
-import faultbed.harness.remote.Inventory;
+import faultbed.harness.Inventory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -87,25 +87,6 @@ public final class ToxiproxyServer implements AutoCloseable {
     }
   }
 
-  /**
-   * Empty when Toxiproxy can front the nodes of {@code backend}, where nodes have addresses of
-   * their own and the harness runs a server inside each node's network; otherwise one line why
-   * not. A user's server cannot serve there (its proxies would listen on this machine's address,
-   * not the node's), so an address given in the scenario is refused; {@value #URL_VARIABLE} is
-   * for the mini backend and ignored.
-   */
-  public static Optional<String> onNodes(String url, String backend) {
-    if (url != null && !url.isBlank()) {
-      return Optional.of("cluster.network.toxiproxy: the " + backend + " backend runs a Toxiproxy server inside each"
-          + " node's network, its proxies on the node's address; a server at " + url + " cannot front them:"
-          + " expected \"toxiproxy\" without an address");
-    }
-    if (backend.equals("namespace") && program().isEmpty()) {
-      return Optional.of(programMissing());
-    }
-    return Optional.empty();
-  }
-
   /** Connects to the user's server, or starts one in a container; fails with one line if neither can be had. */
   public static ToxiproxyServer open(String url) {
     String resolved = resolve(url);

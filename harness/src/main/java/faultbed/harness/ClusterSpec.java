@@ -5,12 +5,11 @@ import java.util.Map;
 
 /**
  * The shape of a cluster: how many worker nodes, what each offers, and the Hadoop settings that
- * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy. On the remote
- * backend the inventory names the cluster, and its workers are the nodes.
+ * differ from faultbed's defaults. Immutable; {@code withX} returns a changed copy. On a backend
+ * that works on a cluster already up, the inventory names the cluster and its workers are the nodes.
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
-    Map<String, String> hadoop, double timeScale, NetworkBackend network, NodeBackend backend,
-    faultbed.harness.remote.Inventory inventory) {
+    Map<String, String> hadoop, double timeScale, NetworkBackend network, Backend backend, Inventory inventory) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -27,16 +26,16 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
     }
     hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
     network = network == null ? NetworkBackend.KERNEL : network;
-    backend = backend == null ? NodeBackend.MINI : backend;
-    if (backend != NodeBackend.REMOTE) {
-      inventory = null; // only the remote backend reads one
+    backend = backend == null ? Backends.standard() : backend;
+    if (!backend.usesExistingCluster()) {
+      inventory = null; // only a backend on a cluster already up reads one
     } else if (inventory != null) {
       nodes = inventory.workers().size();
     }
   }
 
   public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
-    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, NodeBackend.MINI, null);
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, null, null);
   }
 
   /** Where network faults are made; see {@link NetworkBackend}. */
@@ -44,8 +43,8 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
     return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend, inventory);
   }
 
-  /** Where the nodes run; see {@link NodeBackend}. */
-  public ClusterSpec withBackend(NodeBackend b) {
+  /** Where the nodes run; see {@link Backend}. */
+  public ClusterSpec withBackend(Backend b) {
     return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b, inventory);
   }
 
@@ -53,9 +52,9 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    * A cluster faultbed did not start, as {@code inventory} describes it: its workers are the
    * cluster's nodes, however many the spec said.
    */
-  public ClusterSpec withInventory(faultbed.harness.remote.Inventory inv) {
+  public ClusterSpec withInventory(Inventory inv) {
     return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network,
-        NodeBackend.REMOTE, inv);
+        Backends.forInventory(), inv);
   }
 
   /** Containers the whole cluster runs at once. */

@@ -14,7 +14,6 @@ import faultbed.harness.ClientConfiguration;
 import faultbed.harness.Cluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.Clusters;
-import faultbed.harness.NodeBackend;
 import faultbed.results.RecordStore;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -129,7 +128,7 @@ final class ClusterCommand {
       if (overrides.backend() != null) {
         cluster = cluster.withBackend(overrides.backend());
       }
-      if (cluster.backend() == NodeBackend.REMOTE || overrides.inventory != null) {
+      if (cluster.backend().usesExistingCluster() || overrides.inventory != null) {
         throw new ScenarioException(overrides.inventory != null ? "--inventory" : "--backend", "'cluster up' starts a"
             + " cluster, and a remote one is up already: submit to it with its own client configuration");
       }
@@ -158,7 +157,7 @@ final class ClusterCommand {
         Path conf = dir.resolve(LiveCluster.CONF);
         int settings = ClientConfiguration.write(cluster, conf);
         LiveCluster live = new LiveCluster(cluster, dir);
-        live.announce(new LiveCluster.State(ProcessHandle.current().pid(), spec.backend().name().toLowerCase(),
+        live.announce(new LiveCluster.State(ProcessHandle.current().pid(), spec.backend().name(),
             spec.nodes(), conf.toString(), Instant.now().toString()));
         out.printf("faultbed: cluster up: %d node(s) (%s), client configuration in %s (%d settings)%n",
             spec.nodes(), cluster.info().backend(), conf, settings);

@@ -2,7 +2,8 @@ package faultbed.experiments.cli;
 
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.experiments.scenario.ScenarioParser;
-import faultbed.harness.NodeBackend;
+import faultbed.harness.Backend;
+import faultbed.harness.Backends;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -23,16 +24,16 @@ final class ClusterOptions {
   Map<String, String> hadoop = new LinkedHashMap<>();
 
   /** The backend asked for, or null for the scenario's. */
-  NodeBackend backend() {
+  Backend backend() {
     return backend == null ? null : ScenarioParser.backend(backend, "--backend");
   }
 
   /** The scenario on the backend and cluster asked for; one line naming the option when they do not fit. */
   faultbed.experiments.scenario.Scenario apply(faultbed.experiments.scenario.Scenario scenario) {
-    NodeBackend b = backend();
-    if (inventory != null && b != null && b != NodeBackend.REMOTE) {
-      throw new ScenarioException("--inventory", "names a cluster faultbed did not start; expected --backend remote"
-          + " or none, got --backend " + backend);
+    Backend b = backend();
+    if (inventory != null && b != null && !b.usesExistingCluster()) {
+      throw new ScenarioException("--inventory", "names a cluster faultbed did not start; expected --backend "
+          + Backends.forInventory().name() + " or none, got --backend " + backend);
     }
     String option = "--backend";
     if (b != null) {

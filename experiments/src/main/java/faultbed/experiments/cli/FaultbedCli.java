@@ -175,7 +175,7 @@ public final class FaultbedCli implements Callable<Integer> {
         err.println("faultbed: " + scenarioFile + ": " + e.getMessage());
         return BAD_INPUT;
       }
-      java.util.Optional<faultbed.harness.remote.Inventory> remote = scenario.variants().stream()
+      java.util.Optional<faultbed.harness.Inventory> remote = scenario.variants().stream()
           .map(v -> v.cluster().inventory()).filter(java.util.Objects::nonNull).findFirst();
       if (dryRun) {
         return remote.isEmpty() ? badInput(err, "--dry-run: expected a scenario on the remote backend (--inventory"
@@ -270,7 +270,7 @@ public final class FaultbedCli implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       out.printf("faultbed: dry run of %s on inventory %s: starting the cluster, then %d fault(s) made and healed on"
           + " every worker; nothing below was run%n", scenario.name(), cluster.inventory().name(), faults.size());
-      var planned = faultbed.harness.remote.RemoteCluster.dryRun(cluster, List.copyOf(faults),
+      var planned = cluster.backend().dryRun(cluster, List.copyOf(faults),
           line -> err.println("faultbed: " + line));
       planned.forEach((host, commands) -> {
         out.println("host " + host + ":");

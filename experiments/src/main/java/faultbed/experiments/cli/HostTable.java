@@ -8,7 +8,8 @@ import faultbed.experiments.scenario.Preconditions;
 import faultbed.experiments.scenario.ScenarioParser;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.NetworkBackend;
-import faultbed.harness.NodeBackend;
+import faultbed.harness.Backend;
+import faultbed.harness.Backends;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.FaultKind;
 import faultbed.harness.timeline.Target;
@@ -29,7 +30,7 @@ final class HostTable {
   /** One fault of each kind (and each way a kind can need more), as a scenario would write it. */
   /** What the host can do: the facts doctor prints, as data for {@code --json}. */
   record Report(boolean root, String uid, String cgroups, List<String> cgroupNotes, List<Check> capabilities,
-      List<KindRow> faultKinds) {}
+      List<Check> backends, List<KindRow> faultKinds) {}
 
   /** A capability: there or not, and what it is, or why not and how to get it. */
   record Check(String name, boolean ok, String detail) {}
@@ -56,13 +57,13 @@ final class HostTable {
     checks.add(new Check("toxiproxy-server", program.isPresent(), program.map(p -> p + " (Toxiproxy inside each node"
         + " of the namespace backend)").orElse(ToxiproxyServer.programMissing())));
     Map<String, ClusterSpec> clusters = new LinkedHashMap<>();
-    for (NodeBackend backend : NodeBackend.values()) {
-      if (backend == NodeBackend.REMOTE) {
+    for (Backend backend : Backends.all()) {
+      if (backend.usesExistingCluster()) {
         continue; // its faults act on the inventory's hosts, checked over SSH when the cluster starts
       }
       ClusterSpec kernel = ClusterSpec.defaults().withBackend(backend);
-      clusters.put(backend.label(), kernel);
-      clusters.put(backend.label() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
+      clusters.put(backend.name(), kernel);
+      clusters.put(backend.name() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
     }
     // what each cluster itself lacks is asked once (it probes Docker, a server, the kernel), not per fault kind
     Map<String, Optional<String>> clusterMissing = new LinkedHashMap<>();
@@ -76,7 +77,14 @@ final class HostTable {
         rows.add(new KindRow(e.label(), on));
       }
     }
-    return new Report(Capability.isRoot(), uid(), cgroups.describe(), cgroups.problems(), checks, rows);
+    List<Check> backends = new java.util.ArrayList<>();
+    for (Backend backend : Backends.all()) {
+      List<String> p = backend.problems(ClusterSpec.defaults().withBackend(backend));
+      backends.add(new Check(backend.name(), p.isEmpty() || backend.usesExistingCluster(),
+          backend.usesExistingCluster() ? backend.summary() + " (its hosts are checked when it connects)"
+              : p.isEmpty() ? backend.summary() : p.get(0)));
+    }
+    return new Report(Capability.isRoot(), uid(), cgroups.describe(), cgroups.problems(), checks, backends, rows);
   }
 
   static void print(PrintWriter out, Report r) {
@@ -86,6 +94,11 @@ final class HostTable {
     out.println();
     out.printf("%-16s %-4s %s%n", "capability", "ok", "why not / how to get it");
     for (Check c : r.capabilities()) {
+      out.printf("%-16s %-4s %s%n", c.name(), c.ok() ? "yes" : "no", c.detail());
+    }
+    out.println();
+    out.printf("%-16s %-4s %s%n", "node backend", "ok", "what it is / why not");
+    for (Check c : r.backends()) {
       out.printf("%-16s %-4s %s%n", c.name(), c.ok() ? "yes" : "no", c.detail());
     }
     out.println();
@@ -109,13 +122,10 @@ final class HostTable {
 
   /** "no: " and what the cluster's backends lack on this host, or empty when they can start. */
   private static Optional<String> missing(ClusterSpec cluster) {
-    if (!Preconditions.problems(cluster.withNetwork(NetworkBackend.KERNEL)).isEmpty()) {
-      return Optional.of("no: " + (cluster.backend() == NodeBackend.CONTAINERS ? "no Docker engine"
-          : "needs netns, iptables, root"));
-    }
-    if (!Preconditions.problems(cluster).isEmpty()) {
-      return Optional.of("no: " + (cluster.backend() == NodeBackend.NAMESPACE ? "no toxiproxy-server"
-          : "no Toxiproxy server"));
+    for (NetworkBackend network : List.of(NetworkBackend.KERNEL, cluster.network())) {
+      if (!Preconditions.problems(cluster.withNetwork(network)).isEmpty()) {
+        return Optional.of("no: needs " + cluster.backend().requires(network));
+      }
     }
     return Optional.empty();
   }

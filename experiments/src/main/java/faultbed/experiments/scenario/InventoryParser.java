@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import faultbed.faults.remote.Become;
 import faultbed.faults.remote.SshTarget;
-import faultbed.harness.remote.Inventory;
+import faultbed.harness.Inventory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -50,12 +50,12 @@ public record Scenario(String name, String description, long seed, int warmup, L
   }
 
   /** The same experiment with every variant's nodes on backend {@code b}. */
-  public Scenario withBackend(faultbed.harness.NodeBackend b) {
+  public Scenario withBackend(faultbed.harness.Backend b) {
     return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withBackend(b)).toList());
   }
 
   /** The same experiment on the cluster {@code inventory} names (the remote backend). */
-  public Scenario withInventory(faultbed.harness.remote.Inventory inventory) {
+  public Scenario withInventory(faultbed.harness.Inventory inventory) {
     return new Scenario(name, description, seed, warmup, variants.stream().map(v -> v.withInventory(inventory)).toList());
   }
 

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.NetworkBackend;
-import faultbed.harness.NodeBackend;
+import faultbed.harness.Backend;
+import faultbed.harness.Backends;
 import faultbed.harness.Speculation;
 import faultbed.schedulers.policies.Policies;
 import faultbed.harness.timeline.Fault;
@@ -210,9 +211,9 @@ public final class ScenarioParser {
     }
     if (n.has("inventory")) {
       String file = text(n.get("inventory"), at + ".inventory");
-      if (c.backend() != NodeBackend.REMOTE) {
+      if (!c.backend().usesExistingCluster()) {
         throw new ScenarioException(at + ".inventory", "an inventory names a cluster faultbed did not start; expected"
-            + " backend \"remote\" with it, got backend \"" + c.backend().label() + "\"");
+            + " backend \"" + Backends.forInventory().name() + "\" with it, got backend \"" + c.backend().name() + "\"");
       }
       if (folder != null) {
         try {
@@ -259,10 +260,10 @@ public final class ScenarioParser {
     throw new ScenarioException(at, expected + ", got " + n);
   }
 
-  /** "mini", "namespace" or "containers". */
-  public static NodeBackend backend(String name, String at) {
+  /** A registered backend's name: "mini", "namespace", "containers", "remote". */
+  public static Backend backend(String name, String at) {
     try {
-      return NodeBackend.of(name, at);
+      return Backends.named(name, at);
     } catch (IllegalArgumentException e) {
       throw new ScenarioException(at, e.getMessage().substring(at.length() + 2));
     }
@@ -270,19 +271,12 @@ public final class ScenarioParser {
 
   /** Faults a variant's node or network backend cannot make are rejected before anything starts. */
   public static void checkNetwork(Variant v, String at) {
-    if (v.cluster().backend() != NodeBackend.MINI && v.cluster().network().toxiproxyUrl() != null) {
-      throw new ScenarioException(at + "cluster.network.toxiproxy", "the " + v.cluster().backend().label() + " backend runs"
-          + " a Toxiproxy server inside each node's network, its proxies on the node's address, so a server of yours"
-          + " cannot front them; expected \"toxiproxy\" without an address, got " + v.cluster().network().toxiproxyUrl());
-    }
+    v.cluster().backend().refusesNetwork(v.cluster().network()).ifPresent(why -> {
+      throw new ScenarioException(at + "cluster.network.toxiproxy", why);
+    });
     List<Timeline.Step> steps = v.timeline().steps();
     for (int i = 0; i < steps.size(); i++) {
       int index = i;
-      if (v.cluster().backend() == NodeBackend.REMOTE) {
-        faultbed.harness.remote.RemoteCluster.unsupported(steps.get(i).fault().kind()).ifPresent(why -> {
-          throw new ScenarioException(at + "faults[" + index + "].kind", why);
-        });
-      }
       steps.get(i).fault().unsupported(v.cluster()).ifPresent(u -> {
         throw new ScenarioException(at + "faults[" + index + "]." + u.field(), u.why());
       });

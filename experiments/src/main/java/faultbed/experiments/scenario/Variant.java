@@ -24,12 +24,12 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
   }
 
   /** The same variant with its nodes on another backend. */
-  public Variant withBackend(faultbed.harness.NodeBackend b) {
+  public Variant withBackend(faultbed.harness.Backend b) {
     return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation, jobLimit);
   }
 
   /** The same variant on the cluster {@code inventory} names. */
-  public Variant withInventory(faultbed.harness.remote.Inventory inventory) {
+  public Variant withInventory(faultbed.harness.Inventory inventory) {
     return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation, jobLimit);
   }
 

@@ -11,7 +11,7 @@ import faultbed.experiments.scenario.InventoryParser;
 import faultbed.faults.remote.RemoteHost;
 import faultbed.faults.remote.RemoteLedger;
 import faultbed.faults.remote.RemoteNodeManager;
-import faultbed.harness.remote.Inventory;
+import faultbed.harness.Inventory;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import java.io.PrintWriter;

@@ -66,16 +66,9 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
   /**
    * Starts a cluster. Before anything else it heals what dead faultbed processes left on this
    * machine (containers, networks, folders) and reports each item to {@code log}.
+   * {@link faultbed.harness.Clusters#start} has checked what it needs of the host.
    */
-  public static ContainerCluster start(ClusterSpec spec, Consumer<String> log) {
-    DockerEngine.unavailable().ifPresent(p -> {
-      throw new PreconditionFailed("cluster.backend \"containers\": " + p);
-    });
-    if (spec.network().isToxiproxy()) {
-      ToxiproxyServer.onNodes(spec.network().toxiproxyUrl(), "containers").ifPresent(p -> {
-        throw new PreconditionFailed(p);
-      });
-    }
+  static ContainerCluster start(ClusterSpec spec, Consumer<String> log) {
     return start("containers", log, (ledger, work) -> assemble(spec, ledger, work), ledger -> { });
   }
 

@@ -33,8 +33,9 @@ public @interface Faultbed {
   String network() default "kernel";
 
   /**
-   * Where the nodes run: "mini" (in-process), "namespace" (a process tree per node; root) or
-   * "containers" (a Docker container per node).
+   * Where the nodes run: a registered backend's name ({@link faultbed.harness.Backends#names()}),
+   * such as "mini" (in-process), "namespace" (a process tree per node; root) or "containers" (a
+   * Docker container per node). A host that lacks what the backend needs skips the tests and says why.
    */
   String backend() default "mini";
 

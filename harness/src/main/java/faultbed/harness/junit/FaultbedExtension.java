@@ -40,19 +40,11 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
       spec = spec.withHadoop(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
     }
     spec = spec.withNetwork(new faultbed.harness.NetworkBackend(cfg.network(), null))
-        .withBackend(faultbed.harness.NodeBackend.of(cfg.backend(), "@Faultbed backend"));
+        .withBackend(faultbed.harness.Backends.named(cfg.backend(), "@Faultbed backend"));
     var store = context.getStore(NS);
-    if (spec.network().isToxiproxy()) {
-      var missing = spec.backend() == faultbed.harness.NodeBackend.MINI ? faultbed.faults.ToxiproxyServer.unavailable(null)
-          : faultbed.faults.ToxiproxyServer.onNodes(null, spec.backend().label());
-      if (missing.isPresent()) {
-        store.put("skip", "Toxiproxy backend not tested here: " + missing.get()); // reported test by test
-        return;
-      }
-    }
     Cluster cluster;
     try {
-      cluster = faultbed.harness.Clusters.start(spec);
+      cluster = faultbed.harness.Clusters.start(spec); // checks what the backend needs of this host first
     } catch (faultbed.faults.PreconditionFailed missing) {
       store.put("skip", "cluster not started here: " + missing.getMessage()); // reported test by test
       return;

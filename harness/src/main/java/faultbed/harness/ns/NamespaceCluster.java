@@ -40,22 +40,9 @@ public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Hel
   /**
    * Starts a cluster. Before anything else it heals what dead faultbed processes left on this
    * machine (node processes, namespaces, links, cgroups, folders) and reports each item to
-   * {@code log}.
+   * {@code log}. {@link faultbed.harness.Clusters#start} has checked what it needs of the host.
    */
-  public static NamespaceCluster start(ClusterSpec spec, Consumer<String> log) {
-    List<String> problems = new ArrayList<>(Capability.NETNS.problems());
-    problems.addAll(Capability.IPTABLES.problems()); // heartbeat pauses and RST rules live in the node's namespace
-    if (CgroupLayout.current().tasks() == CgroupLayout.Mechanism.SIGNALS) {
-      problems.add("the namespace backend holds each node in a cgroup: " + CgroupLayout.current().problems().get(0));
-    }
-    if (!problems.isEmpty()) {
-      throw new PreconditionFailed(problems.get(0));
-    }
-    if (spec.network().isToxiproxy()) {
-      ToxiproxyServer.onNodes(spec.network().toxiproxyUrl(), "namespace").ifPresent(p -> {
-        throw new PreconditionFailed(p);
-      });
-    }
+  static NamespaceCluster start(ClusterSpec spec, Consumer<String> log) {
     return start("namespace", log, (ledger, work) -> {
       ledger.record(LedgerEntry.cgroup(Cgroup.of(ledger.owner()).create(), "cluster"));
       return new NamespaceCluster(spec, ledger, work, NodeNetwork.create(ledger));

@@ -12,6 +12,7 @@ import faultbed.faults.remote.YarnApplications;
 import faultbed.harness.AbstractCluster;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
+import faultbed.harness.Inventory;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.FaultContext;
 import faultbed.harness.timescale.TimeCompression;
@@ -60,9 +61,6 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   /** Remote commands and SSH logins wait no longer than this. */
   static final Duration SSH_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration SERVING = Duration.ofSeconds(120);
-  /** The fault kinds this backend makes; the rest are refused before anything starts. */
-  private static final List<String> KINDS = List.of("crash", "stop", "freeze", "rst-suppression", "blackhole",
-      "bandwidth-cap", "latency", "cpu-hog", "disk-load");
   /** Settings read by the ResourceManager itself, not carried by a job. */
   private static final List<String> RM_PREFIXES = List.of("yarn.resourcemanager.", "yarn.nm.liveness-monitor.",
       "yarn.scheduler.", "yarn.am.liveness-monitor.");
@@ -151,10 +149,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
    * checks each is a NodeManager of the configuration's ResourceManager; one line says why not.
    */
   public static RemoteCluster start(ClusterSpec spec, Consumer<String> log) {
-    if (spec.inventory() == null) {
-      throw new PreconditionFailed("cluster.backend \"remote\": expected an inventory of the cluster's hosts"
-          + " (cluster.inventory, or --inventory FILE)");
-    }
+    RemoteBackend.requireInventory(spec);
     return start("remote", log, (ledger, work) -> new RemoteCluster(spec, ledger, work, log, false), ledger -> { });
   }
 
@@ -163,11 +158,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
    * would run on each host, as command lines in order, by host name. Only read-only probes run
    * (finding the NodeManager, its ports, the ledgers); nothing on any host changes.
    */
-  public static Map<String, List<String>> dryRun(ClusterSpec spec, List<Fault> faults, Consumer<String> log) {
-    if (spec.inventory() == null) {
-      throw new PreconditionFailed("cluster.backend \"remote\": expected an inventory of the cluster's hosts"
-          + " (cluster.inventory, or --inventory FILE)");
-    }
+  static Map<String, List<String>> dryRun(ClusterSpec spec, List<Fault> faults, Consumer<String> log) {
+    RemoteBackend.requireInventory(spec);
     Map<String, List<String>> planned = new java.util.LinkedHashMap<>();
     try (RemoteCluster dry = start("remote", log, (ledger, work) -> new RemoteCluster(spec, ledger, work, log, true),
         ledger -> { })) {
@@ -186,12 +178,6 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       }
     }
     return planned;
-  }
-
-  /** Why this backend cannot make a fault of {@code kind}, or empty when it can. */
-  public static Optional<String> unsupported(String kind) {
-    return KINDS.contains(kind) ? Optional.empty() : Optional.of("the remote backend does not make " + kind
-        + " faults yet; it makes " + String.join(", ", KINDS));
   }
 
   private static Configuration clientConfiguration(Inventory inv) {

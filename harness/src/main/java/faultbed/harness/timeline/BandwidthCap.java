@@ -34,8 +34,7 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
 
   @Override
   public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() || cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS
-        ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.TC);
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.SHAPE);
   }
 
   @Override

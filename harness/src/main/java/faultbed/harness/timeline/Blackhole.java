@@ -22,9 +22,7 @@ public record Blackhole(Target target, Duration duration) implements PortFault {
 
   @Override
   public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    // the namespace and containers backends pull the node's link instead
-    return cluster.network().isToxiproxy() || cluster.backend() != faultbed.harness.NodeBackend.MINI
-        ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.SILENCE);
   }
 
   @Override

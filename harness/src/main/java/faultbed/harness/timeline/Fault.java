@@ -24,18 +24,22 @@ public interface Fault {
   }
 
   /**
-   * What of the host it needs on {@code cluster}'s node and network backends (Toxiproxy needs
-   * nothing of the kernel; the namespace and containers backends pull a node's own link; the
-   * containers backend limits a node through Docker). Killing, freezing and loading a node need
-   * nothing: see {@link faultbed.faults.Capability}.
+   * What of the host it needs on {@code cluster}'s node and network backends: Toxiproxy needs
+   * nothing of the kernel; otherwise the node backend says what the fault's
+   * {@link faultbed.harness.Backend.Mechanism} needs there. Killing, freezing and loading a node
+   * need nothing: see {@link faultbed.faults.Capability}.
    */
   default java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
     return java.util.Set.of();
   }
 
-  /** Why {@code cluster}'s backends cannot make this fault at all, whatever the host has, and the field to blame. */
+  /**
+   * Why {@code cluster}'s backends cannot make this fault at all, whatever the host has, and the
+   * field to blame: here, a node backend that makes no fault of this kind; a fault whose fields
+   * need more asks its backends in terms of {@link faultbed.harness.Backend.Mechanism}.
+   */
   default java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    return java.util.Optional.empty();
+    return cluster.backend().refusesKind(kind()).map(why -> new Unsupported("kind", why));
   }
 
   /** A fault's field ("kind" for the fault itself) that a cluster's backends cannot honour, and why. */

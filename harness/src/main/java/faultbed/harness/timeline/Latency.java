@@ -25,7 +25,7 @@ public record Latency(Target target, Duration delay, Duration jitter, Duration d
 
   @Override
   public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.NETEM);
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.DELAY);
   }
 
   @Override

@@ -34,9 +34,7 @@ public record NodeCrash(Target target, boolean suppressRst) implements Fault {
 
   @Override
   public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    // silenced by rules on the mini backend; the namespace and containers backends pull the node's link
-    return suppressRst && !cluster.network().isToxiproxy() && cluster.backend() == faultbed.harness.NodeBackend.MINI
-        ? java.util.Set.of(faultbed.faults.Capability.IPTABLES) : java.util.Set.of();
+    return suppressRst && !cluster.network().isToxiproxy() ? cluster.backend().needs(faultbed.harness.Backend.Mechanism.SILENCE) : java.util.Set.of();
   }
 
   @Override

@@ -26,14 +26,15 @@ public record RstSuppression(Target target, Duration duration) implements PortFa
   /** A proxy answers every connect itself. */
   @Override
   public java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Optional.of(new Unsupported("kind", "the toxiproxy backend"
-        + " cannot hide a live port's RSTs (a proxy answers every connect itself); use cluster.network \"kernel\""
-        + " for this fault")) : java.util.Optional.empty();
+    var kind = PortFault.super.unsupported(cluster);
+    return kind.isPresent() || !cluster.network().isToxiproxy() ? kind : java.util.Optional.of(new Unsupported("kind",
+        "the toxiproxy backend cannot hide a live port's RSTs (a proxy answers every connect itself); use cluster.network \"kernel\""
+        + " for this fault"));
   }
 
   @Override
   public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Set.of() : java.util.Set.of(faultbed.faults.Capability.IPTABLES);
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.DROP_RST);
   }
 
   @Override

@@ -30,14 +30,22 @@ public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, 
     return s;
   }
 
-  /** Docker sets a container's device limits only when it creates it. */
+  /** A backend may lack a limit: Docker sets a container's device limits only when it creates it. */
   @Override
   public java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    if (cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS
-        && (readBytesPerSecond != null || writeBytesPerSecond != null)) {
-      return java.util.Optional.of(new Unsupported(readBytesPerSecond != null ? "readRate" : "writeRate",
-          "the containers backend limits a node's CPU only (Docker sets disk limits when it creates a container);"
-              + " use cluster.backend \"namespace\" or \"mini\" for disk limits"));
+    var kind = Fault.super.unsupported(cluster);
+    if (kind.isPresent()) {
+      return kind;
+    }
+    if (cpuCores != null) {
+      var why = cluster.backend().refuses(faultbed.harness.Backend.Mechanism.CPU_LIMIT);
+      if (why.isPresent()) {
+        return java.util.Optional.of(new Unsupported("cpu", why.get()));
+      }
+    }
+    if (readBytesPerSecond != null || writeBytesPerSecond != null) {
+      return cluster.backend().refuses(faultbed.harness.Backend.Mechanism.IO_LIMIT)
+          .map(why -> new Unsupported(readBytesPerSecond != null ? "readRate" : "writeRate", why));
     }
     return java.util.Optional.empty();
   }
@@ -45,14 +53,11 @@ public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, 
   @Override
   public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
     java.util.Set<faultbed.faults.Capability> needs = java.util.EnumSet.noneOf(faultbed.faults.Capability.class);
-    if (cluster.backend() == faultbed.harness.NodeBackend.CONTAINERS) {
-      return needs; // Docker's CPU quota; read and write limits are refused by the scenario check
-    }
     if (cpuCores != null) {
-      needs.add(faultbed.faults.Capability.CPU_LIMIT);
+      needs.addAll(cluster.backend().needs(faultbed.harness.Backend.Mechanism.CPU_LIMIT));
     }
     if (readBytesPerSecond != null || writeBytesPerSecond != null) {
-      needs.add(faultbed.faults.Capability.IO_LIMIT);
+      needs.addAll(cluster.backend().needs(faultbed.harness.Backend.Mechanism.IO_LIMIT));
     }
     return needs;
   }

@@ -78,7 +78,7 @@ public final class BackendCosts {
     }
     cluster.close();
 
-    report.add("backend: " + spec.backend().label() + ", " + spec.nodes() + " nodes");
+    report.add("backend: " + spec.backend().name() + ", " + spec.nodes() + " nodes");
     report.add(String.format("cluster start, first in a fresh JVM (cold): %.2f s", coldStart));
     report.add(line("cluster start (to all NMs registered), warm JVM", start));
     report.add(line("reset after a fault-free run (kill leftovers, wait until all nodes idle)", resetClean));

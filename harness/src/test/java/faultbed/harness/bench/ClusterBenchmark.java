@@ -3,7 +3,8 @@ package faultbed.harness.bench;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.harness.ClusterSpec;
-import faultbed.harness.NodeBackend;
+import faultbed.harness.Backend;
+import faultbed.harness.Backends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +24,9 @@ class ClusterBenchmark {
 
   @Test
   void measure() throws IOException {
-    NodeBackend backend = NodeBackend.of(System.getProperty("faultbed.bench.backend", "mini"), "faultbed.bench.backend");
+    Backend backend = Backends.named(System.getProperty("faultbed.bench.backend", "mini"), "faultbed.bench.backend");
     List<String> report = BackendCosts.measure(ClusterSpec.defaults().withBackend(backend), REPEATS, c -> List.of());
-    Path out = Path.of("target", "benchmarks-" + backend.label() + ".txt");
+    Path out = Path.of("target", "benchmarks-" + backend.name() + ".txt");
     Files.write(out, report);
     report.forEach(System.out::println);
     assertTrue(Files.size(out) > 0);

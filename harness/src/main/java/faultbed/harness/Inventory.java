@@ -1,4 +1,4 @@
-package faultbed.harness.remote;
+package faultbed.harness;
 
 import faultbed.faults.remote.SshTarget;
 import java.nio.file.Path;

@@ -1,0 +1,135 @@
+package faultbed.harness;
+
+import faultbed.faults.Capability;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A node backend, described once: its name, what it needs of this host, which fault mechanisms it
+ * has and what each needs of the host, and how it starts a cluster. The scenario reader, the
+ * precondition check of {@code run} and {@code validate}, {@code doctor}'s table, the JUnit
+ * extension and the CLI all ask it; nothing outside a backend's package asks which backend it is.
+ * A backend is one package with one of these, registered in
+ * {@code META-INF/services/faultbed.harness.Backend} (see {@link Backends}).
+ */
+public abstract class Backend {
+  private final String name;
+  private final String summary;
+
+  /**
+   * @param name the name scenario files ({@code cluster.backend}) and records use, e.g. "mini"
+   * @param summary what it is, in a few words, for {@code doctor} and the docs
+   */
+  protected Backend(String name, String summary) {
+    this.name = name;
+    this.summary = summary;
+  }
+
+  public final String name() {
+    return name;
+  }
+
+  public final String summary() {
+    return summary;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  /**
+   * What this host lacks to start a cluster of {@code spec} on this backend (its network backend
+   * included), one line each naming what is missing and how to get it; empty when it can start.
+   * The one check every entry point makes before anything starts.
+   */
+  public abstract List<String> problems(ClusterSpec spec);
+
+  /**
+   * What this host must offer, in a few words, for a cluster on {@code network} ("a Docker engine"),
+   * beyond what the kernel network needs when {@code network} is Toxiproxy: {@code doctor}'s
+   * table says "no: needs" and this where {@link #problems} is not empty.
+   */
+  public abstract String requires(NetworkBackend network);
+
+  /**
+   * What of this host a fault made by {@code mechanism} needs on this backend's nodes, where the
+   * kernel network makes network faults; empty where the backend makes it otherwise (through
+   * Docker, by pulling a node's link) or on hosts it checks itself.
+   */
+  public abstract Set<Capability> needs(Mechanism mechanism);
+
+  /** Why this backend cannot make faults by {@code mechanism} at all, whatever the host has; empty when it can. */
+  public Optional<String> refuses(Mechanism mechanism) {
+    return Optional.empty();
+  }
+
+  /** Why this backend makes no fault of {@code kind}, whatever the host has; empty when it makes it. */
+  public Optional<String> refusesKind(String kind) {
+    return Optional.empty();
+  }
+
+  /**
+   * Why {@code network} cannot front this backend's nodes, naming the field; empty when it can. A
+   * Toxiproxy server of the user's fronts only nodes that share this host's loopback.
+   */
+  public Optional<String> refusesNetwork(NetworkBackend network) {
+    return network.toxiproxyUrl() == null ? Optional.empty() : Optional.of("the " + name() + " backend runs"
+        + " a Toxiproxy server inside each node's network, its proxies on the node's address, so a server of yours"
+        + " cannot front them; expected \"toxiproxy\" without an address, got " + network.toxiproxyUrl());
+  }
+
+  /**
+   * Whether the backend works on a YARN cluster that is already up (described by an
+   * {@link Inventory}) rather than starting its own: {@code cluster up} refuses it, and
+   * {@code doctor}'s table leaves it out, since its hosts are checked when it connects.
+   */
+  public boolean usesExistingCluster() {
+    return false;
+  }
+
+  /** Heals what dead harnesses left, then starts a cluster of {@code spec}; each step goes to {@code log}. */
+  public abstract Cluster start(ClusterSpec spec, Consumer<String> log);
+
+  /**
+   * What starting a cluster of {@code spec} and making each of {@code faults} on every node would
+   * run, by host, changing nothing; only backends whose hosts are not the user's offer it.
+   */
+  public java.util.Map<String, List<String>> dryRun(ClusterSpec spec, List<faultbed.harness.timeline.Fault> faults,
+      Consumer<String> log) {
+    throw new UnsupportedOperationException("the " + name() + " backend has no dry run");
+  }
+
+  /**
+   * How a fault acts on a node, in terms a backend maps to what it needs of the host: the same
+   * fault is an iptables rule on loopback for one backend and a pulled link or a Docker setting for
+   * another.
+   */
+  public enum Mechanism {
+    /** All of a node's traffic dropped (a blackhole, a crash whose RSTs are suppressed). */
+    SILENCE(Capability.IPTABLES),
+    /** A live node's RSTs dropped on its ports. */
+    DROP_RST(Capability.IPTABLES),
+    /** A node's ports capped to a bandwidth. */
+    SHAPE(Capability.TC),
+    /** A node's packets delayed. */
+    DELAY(Capability.NETEM),
+    /** A node's CPU limited. */
+    CPU_LIMIT(Capability.CPU_LIMIT),
+    /** A node's disk reads or writes throttled. */
+    IO_LIMIT(Capability.IO_LIMIT);
+
+    private final Capability kernel;
+
+    Mechanism(Capability kernel) {
+      this.kernel = kernel;
+    }
+
+    /** What it needs of this host made the plain way: by the kernel, on the node's ports or cgroup. */
+    public Set<Capability> byKernel() {
+      return Set.of(kernel);
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package faultbed.harness.mini;
+
+import faultbed.faults.Capability;
+import faultbed.faults.ToxiproxyServer;
+import faultbed.harness.Backend;
+import faultbed.harness.Cluster;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.NetworkBackend;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code mini}: NodeManagers inside the harness JVM, fast to start and reset; nodes share the
+ * host's address, so network faults are rules and classes on the loopback ports of a node.
+ */
+public final class MiniBackend extends Backend {
+  public MiniBackend() {
+    super("mini", "in-process");
+  }
+
+  @Override
+  public List<String> problems(ClusterSpec spec) {
+    // the server fronts every node's shuffle, faults or not
+    return spec.network().isToxiproxy() ? ToxiproxyServer.unavailable(spec.network().toxiproxyUrl()).stream().toList()
+        : List.of();
+  }
+
+  @Override
+  public String requires(NetworkBackend network) {
+    return network.isToxiproxy() ? "a Toxiproxy server" : "nothing";
+  }
+
+  @Override
+  public Set<Capability> needs(Mechanism mechanism) {
+    return mechanism.byKernel(); // on the node's loopback ports and in its cgroup
+  }
+
+  /** A server of the user's listens on this host's loopback, as the nodes do. */
+  @Override
+  public Optional<String> refusesNetwork(NetworkBackend network) {
+    return Optional.empty();
+  }
+
+  @Override
+  public Cluster start(ClusterSpec spec, Consumer<String> log) {
+    return MiniCluster.start(spec, log);
+  }
+}
