@@ -106,7 +106,7 @@ public record NodeSpeeds(String source, String reference, List<Setting> settings
         continue; // not in force while it ran
       }
       // faults that end tasks (a crash) leave no speed to measure
-      if (!SpeculationOutcome.SLOWING.contains(f.kind()) || f.injectedMs() > a.startMs() || healed < a.finishMs()) {
+      if (!f.effect().slowsNode() || f.injectedMs() > a.startMs() || healed < a.finishMs()) {
         return null; // a fault that ends tasks, or a setting that changed during the attempt
       }
       held.add(describe(f));

@@ -129,12 +129,21 @@ public record RunRecord(
 
   /**
    * One fault as scheduled and as it happened. {@code scheduledMs} is null for event triggers
-   * (there is no time until the event occurs); {@code detail} holds what the injection observed.
+   * (there is no time until the event occurs); {@code detail} holds what the injection observed;
+   * {@code effect} is what its kind does to a node, as the kind declared it (in records written
+   * before it was recorded, as {@link FaultEffect#ofOldRecord} maps the kind).
    */
   public record FaultEvent(String kind, int node, String target, String trigger, Long scheduledMs,
-      Long injectedMs, Long healedMs, Map<String, String> detail) {
+      Long injectedMs, Long healedMs, Map<String, String> detail, FaultEffect effect) {
     public FaultEvent {
       detail = detail == null ? Map.of() : Map.copyOf(detail);
+      effect = effect != null ? effect : FaultEffect.ofOldRecord(kind);
+    }
+
+    /** A fault of a kind faultbed knew before records carried their effect. */
+    public FaultEvent(String kind, int node, String target, String trigger, Long scheduledMs, Long injectedMs,
+        Long healedMs, Map<String, String> detail) {
+      this(kind, node, target, trigger, scheduledMs, injectedMs, healedMs, detail, null);
     }
   }
 

@@ -23,10 +23,6 @@ import java.util.Set;
 public record SpeculationOutcome(int asked, int launched, int won, int lost, int refusedOnNode,
     long wastedContainerMs, List<BackupRun> backups) {
 
-  /** Kinds of fault that make a node slow rather than dead. */
-  static final Set<String> SLOWING = Set.of("slow-node", "cpu-hog", "disk-load", "freeze", "bandwidth-cap",
-      "latency");
-
   /**
    * One backup attempt.
    *
@@ -42,7 +38,7 @@ public record SpeculationOutcome(int asked, int launched, int won, int lost, int
     int asked = (int) events.stream().filter(e -> e.event().equals("backup")).count();
     Set<Integer> slowed = new HashSet<>();
     for (RunRecord.FaultEvent f : r.faults()) {
-      if (SLOWING.contains(f.kind()) && f.injectedMs() != null) {
+      if (f.effect().slowsNode() && f.injectedMs() != null) {
         slowed.add(f.node());
       }
     }

@@ -280,7 +280,8 @@ final class FaultDriver implements AutoCloseable {
       }
       faults.add(new FaultEvent(a.step.fault().kind(), a.node == null ? -1 : a.node,
           a.step.fault().target().describe(), a.step.trigger().describe(), a.scheduledMs, a.injectedMs,
-          a.step.fault() instanceof NodeCrash || a.step.fault() instanceof NodeStop ? null : a.healedMs, detail));
+          a.step.fault() instanceof NodeCrash || a.step.fault() instanceof NodeStop ? null : a.healedMs, detail,
+          a.step.fault().effect()));
     }
     return faults;
   }

@@ -2,12 +2,14 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.List;
 
 /** Traffic from and to the node's ports (map output it serves, requests it gets) limited to a rate. */
 public record BandwidthCap(Target target, long bytesPerSecond, Duration duration) implements PortFault {
   public static final FaultKind KIND = new FaultKind("bandwidth-cap", java.util.List.of("rate"), false,
+      FaultEffect.SLOWS,
       (target, lasts, p) -> new BandwidthCap(target,
           p.rate("rate").orElseThrow(() -> p.invalid("rate", "a positive rate such as \"1MB/s\" or \"500KB/s\"")), lasts),
       FaultKind.example("bandwidth-cap", t -> BandwidthCap.on(t, 1)));

@@ -2,12 +2,14 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.List;
 
 /** Nothing to or from the node's ports gets through, and its heartbeats stop reaching the RM. */
 public record Blackhole(Target target, Duration duration) implements PortFault {
   public static final FaultKind KIND = new FaultKind("blackhole", java.util.List.of(), false,
+      FaultEffect.CUTS_OFF,
       (target, lasts, p) -> new Blackhole(target, lasts),
       FaultKind.example("blackhole", Blackhole::on));
 

@@ -1,6 +1,7 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.Map;
 
@@ -8,6 +9,7 @@ import java.util.Map;
 public record DiskLoad(Target target, int writers, long blockBytes, long fileBytes, boolean direct,
     Duration duration) implements Fault {
   public static final FaultKind KIND = new FaultKind("disk-load", java.util.List.of("writers", "block", "file", "direct"), false,
+      FaultEffect.SLOWS,
       (target, lasts, p) -> new DiskLoad(target, p.count("writers", 1).orElse(4),
           p.bytes("block").orElse(1L << 20), p.bytes("file").orElse(256L << 20), p.flag("direct").orElse(true), lasts),
       FaultKind.example("disk-load", t -> new DiskLoad(t, 1, 1, 1, false, null)));

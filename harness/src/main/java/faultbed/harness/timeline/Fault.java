@@ -13,6 +13,11 @@ public interface Fault {
 
   Target target();
 
+  /** What it does to a node, as the analysis reads it: its kind's, unless a fault of a user's says otherwise. */
+  default faultbed.results.FaultEffect effect() {
+    return FaultKind.named(kind()).map(FaultKind::effect).orElse(faultbed.results.FaultEffect.NONE);
+  }
+
   /** How long the fault lasts before it is healed; null lasts until the job ends. */
   default Duration duration() {
     return null;

@@ -14,8 +14,10 @@ import java.util.function.Function;
  * reader, the scenario schema's test, the docs' test and {@code doctor} read this.
  *
  * @param permanent lasts until the run ends: a {@code for} is refused
+ * @param effect what it does to a node, as the analysis reads it from every record's fault
  */
-public record FaultKind(String name, List<String> fields, boolean permanent, Maker maker,
+public record FaultKind(String name, List<String> fields, boolean permanent, faultbed.results.FaultEffect effect,
+    Maker maker,
     Function<Target, List<FaultKind.Example>> examples) {
 
   /** A fault of the kind, as {@code doctor} names it in its table. */

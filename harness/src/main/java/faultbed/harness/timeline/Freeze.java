@@ -1,6 +1,7 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import java.util.Optional;
  */
 public record Freeze(Target target, Duration duration) implements Fault {
   public static final FaultKind KIND = new FaultKind("freeze", java.util.List.of(), false,
+      FaultEffect.STALLS,
       (target, lasts, p) -> new Freeze(target, Optional.ofNullable(lasts)
           .orElseThrow(() -> p.invalid("for", "how long the freeze lasts, e.g. \"20s\""))),
       FaultKind.example("freeze", t -> new Freeze(t, Duration.ofSeconds(1))));

@@ -2,12 +2,14 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.List;
 
 /** Every packet from and to the node's ports delayed by {@code delay} +- {@code jitter} (tc netem). */
 public record Latency(Target target, Duration delay, Duration jitter, Duration duration) implements PortFault {
   public static final FaultKind KIND = new FaultKind("latency", java.util.List.of("delay", "jitter"), false,
+      FaultEffect.SLOWS,
       (target, lasts, p) -> new Latency(target,
           p.duration("delay").orElseThrow(() -> p.invalid("delay", "a delay such as \"50ms\"")),
           p.duration("jitter").orElse(Duration.ZERO), lasts),

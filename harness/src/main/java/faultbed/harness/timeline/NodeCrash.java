@@ -1,6 +1,7 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,7 @@ import java.util.Map;
  */
 public record NodeCrash(Target target, boolean suppressRst) implements Fault {
   public static final FaultKind KIND = new FaultKind("crash", java.util.List.of("suppressRst"), true,
+      FaultEffect.KILLS,
       (target, lasts, p) -> p.flag("suppressRst").orElse(false) ? NodeCrash.on(target).withoutRst() : NodeCrash.on(target),
       t -> List.of(new FaultKind.Example("crash", NodeCrash.on(t)),
           new FaultKind.Example("crash suppressRst", NodeCrash.on(t).withoutRst())));

@@ -1,10 +1,12 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 
 /** A graceful NodeManager shutdown: containers killed and the RM told at once. Compare with {@link NodeCrash}. */
 public record NodeStop(Target target) implements Fault {
   public static final FaultKind KIND = new FaultKind("stop", java.util.List.of(), true,
+      FaultEffect.KILLS,
       (target, lasts, p) -> NodeStop.on(target),
       FaultKind.example("stop", NodeStop::on));
 

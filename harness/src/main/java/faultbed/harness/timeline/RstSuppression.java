@@ -2,6 +2,7 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.List;
 
@@ -11,6 +12,7 @@ import java.util.List;
  */
 public record RstSuppression(Target target, Duration duration) implements PortFault {
   public static final FaultKind KIND = new FaultKind("rst-suppression", java.util.List.of(), false,
+      FaultEffect.NONE,
       (target, lasts, p) -> new RstSuppression(target, lasts),
       FaultKind.example("rst-suppression", RstSuppression::on));
 

@@ -1,6 +1,7 @@
 package faultbed.harness.timeline;
 
 import faultbed.harness.Node;
+import faultbed.results.FaultEffect;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,6 +13,7 @@ import java.util.Map;
 public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond,
     Duration duration) implements Fault {
   public static final FaultKind KIND = new FaultKind("slow-node", java.util.List.of("cpu", "readRate", "writeRate"), false,
+      FaultEffect.SLOWS,
       SlowNode::of,
       t -> java.util.List.of(new FaultKind.Example("slow-node cpu", new SlowNode(t, 0.5, null, null, null)),
           new FaultKind.Example("slow-node disk", new SlowNode(t, null, 1L, 1L, null))));

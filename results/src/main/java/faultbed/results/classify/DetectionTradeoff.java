@@ -1,6 +1,7 @@
 package faultbed.results.classify;
 
 import faultbed.results.Distribution;
+import faultbed.results.FaultEffect;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.FaultEvent;
@@ -30,7 +31,7 @@ public record DetectionTradeoff(List<Point> points) {
   }
 
   /** One variant: its setting, its fault kind and its runs' reactions and costs. */
-  public record Point(String variant, String setting, String faultKind, int runs, int failedJobs,
+  public record Point(String variant, String setting, String faultKind, FaultEffect faultEffect, int runs, int failedJobs,
       int nodeDeclaredUnusable, Distribution unusableAfterSeconds, Distribution firstReactionSeconds,
       Distribution outputsRerunAfterSeconds, double reexecutionsPerRun, double finishedMapsRerunPerRun,
       double reducersLostPerRun, Distribution jobSeconds) {}
@@ -94,7 +95,8 @@ public record DetectionTradeoff(List<Point> points) {
     double[] outputs = seconds(reactions.stream().map(RunReaction::outputsRerunAfterMs).toList());
     double[] jobs = runs.stream().filter(r -> r.job() != null && r.job().succeeded())
         .flatMap(r -> r.completionSeconds().stream()).mapToDouble(Double::doubleValue).toArray();
-    return new Point(variant, setting, failure(runs.get(0)).orElseThrow().kind(), runs.size(), failed,
+    FaultEvent fault = failure(runs.get(0)).orElseThrow();
+    return new Point(variant, setting, fault.kind(), fault.effect(), runs.size(), failed,
         unusable.length, Distribution.of(unusable), Distribution.of(reaction), Distribution.of(outputs),
         reactions.stream().mapToInt(RunReaction::reexecutions).average().orElse(0),
         reactions.stream().mapToInt(RunReaction::finishedMapsRerun).average().orElse(0),
@@ -164,7 +166,7 @@ public record DetectionTradeoff(List<Point> points) {
 
   private static Optional<FaultEvent> failure(RunRecord r) {
     return r.faults().stream()
-        .filter(f -> f.injectedMs() != null && DinuNgClassifier.NODE_FAILURES.contains(f.kind())).findFirst();
+        .filter(f -> f.injectedMs() != null && f.effect().stopsNode()).findFirst();
   }
 
   /** Per property, the value most variants have (ties: the first seen). */

@@ -37,8 +37,6 @@ public final class DinuNgClassifier {
       "MAX_FAILED_UNIQUE_FETCHES|error in shuffle|ShuffleError|failures downloading");
   /** Node states in which the RM gives the node no work. */
   static final Set<String> UNUSABLE = Set.of("LOST", "SHUTDOWN", "UNHEALTHY", "DECOMMISSIONED");
-  /** Fault kinds that take a node down for the RM and its peers; slow-downs and network shaping do not. */
-  static final List<String> NODE_FAILURES = List.of("crash", "stop", "blackhole", "freeze");
 
   private DinuNgClassifier() {}
 
@@ -117,10 +115,11 @@ public final class DinuNgClassifier {
         evidence.add(jobLine());
         return result(null, DinuNgGroup.UNCLASSIFIED, Recovery.UNKNOWN);
       }
-      Optional<FaultEvent> failure = injected.stream().filter(f -> NODE_FAILURES.contains(f.kind())).findFirst();
+      Optional<FaultEvent> failure = injected.stream().filter(f -> f.effect().stopsNode()).findFirst();
       if (failure.isEmpty()) {
         injected.forEach(f -> evidence.add(String.format(Locale.ROOT, "%s on node %d at %s", f.kind(), f.node(), s(f.injectedMs()))));
-        evidence.add("no fault took a node down; the Dinu-Ng groups describe node failures (" + NODE_FAILURES + ")");
+        evidence.add("no fault took a node down (as a crash, stop, blackhole or freeze does); the Dinu-Ng groups"
+            + " describe node failures");
         evidence.add(jobLine());
         return result(injected.get(0).injectedMs(), DinuNgGroup.NO_NODE_FAILURE, Recovery.NONE_NEEDED);
       }

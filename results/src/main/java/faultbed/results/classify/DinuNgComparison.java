@@ -93,7 +93,7 @@ public record DinuNgComparison(Distribution faultFreeSeconds, List<Column> colum
           faultFree.add(c.jobMs() / 1000.0);
         }
       } else if (r.faults().stream().anyMatch(f -> f.injectedMs() != null
-          && DinuNgClassifier.NODE_FAILURES.contains(f.kind()))) {
+          && f.effect().stopsNode())) {
         failures.computeIfAbsent(r.variant(), v -> new ArrayList<>()).add(r);
         classes.computeIfAbsent(r.variant(), v -> new ArrayList<>()).add(c);
       }

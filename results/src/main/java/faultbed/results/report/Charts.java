@@ -105,7 +105,9 @@ final class Charts {
    */
   static String tradeoff(DetectionTradeoff t) {
     List<String> kinds = t.faultKinds();
-    String freeze = kinds.contains("freeze") ? "freeze" : kinds.get(kinds.size() - 1);
+    // the kind that only stalls the node (a freeze) against one that kills it (a crash)
+    String freeze = kinds.stream().filter(k -> t.points(k).get(0).faultEffect().stallsNode()).findFirst()
+        .orElse(kinds.get(kinds.size() - 1));
     String crash = kinds.stream().filter(k -> !k.equals(freeze)).findFirst().orElseThrow();
     XYSeriesCollection data = new XYSeriesCollection();
     for (DetectionTradeoff.Point c : t.points(crash)) {
