@@ -125,10 +125,10 @@ public final class SuiteRunner {
 
   /** The record of a run the harness could not complete: kept, so the suite's count stays honest. */
   private static RunRecord broken(RunSpec spec, Cluster cluster, Exception e) {
-    return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
-        spec.runIndex(), spec.seed(), java.time.Instant.now().toString(), cluster.info(), Map.of(),
-        new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()),
-        List.of(), List.of(), List.of(), List.of(), List.of(), null, Map.of(),
-        List.of("harness error: " + e.getMessage()), null, null, List.of(), null, null, List.of(), null);
+    return RunRecord.builder().runId(spec.runId()).scenario(spec.scenario()).variant(spec.variant())
+        .runIndex(spec.runIndex()).seed(spec.seed()).startedAt(java.time.Instant.now().toString())
+        .cluster(cluster.info())
+        .workload(new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()))
+        .notes(List.of("harness error: " + e.getMessage())).build();
   }
 }

@@ -1,6 +1,7 @@
 package faultbed.results;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.soabase.recordbuilder.core.RecordBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +13,10 @@ import java.util.Optional;
  * measured job; {@code companionJobs} are the copies that ran beside it (seed 003's concurrent jobs),
  * timed from the measured job's submission. {@code block} places the run in a suite's design (null
  * when it was not run in blocks).
+ *
+ * <p>Built with named parts ({@link #builder()}); the canonical constructor is for reading records.
  */
+@RecordBuilder
 public record RunRecord(
     int schemaVersion,
     String runId,
@@ -55,18 +59,19 @@ public record RunRecord(
     amAttempts = copy(amAttempts);
   }
 
+  /** A record of this schema version, its parts named one by one. */
+  public static RunRecordBuilder builder() {
+    return RunRecordBuilder.builder().schemaVersion(SCHEMA_VERSION);
+  }
+
   /** The same record placed in a suite's design. */
   public RunRecord inBlock(Block b) {
-    return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
-        hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, b, provenance, amAttempts, outputCheck);
+    return RunRecordBuilder.builder(this).block(b).build();
   }
 
   /** The same record with where and with what it was made. */
   public RunRecord withProvenance(Provenance p) {
-    return new RunRecord(schemaVersion, runId, scenario, variant, runIndex, seed, startedAt, cluster,
-        hadoop, workload, nodes, faults, nodeTransitions, attempts, fetchFailures, job, harnessMs, notes,
-        speculation, timeScale, companionJobs, block, p, amAttempts, outputCheck);
+    return RunRecordBuilder.builder(this).provenance(p).build();
   }
 
   private static <T> List<T> copy(List<T> l) {

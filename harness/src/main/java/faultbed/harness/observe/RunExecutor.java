@@ -70,27 +70,52 @@ public final class RunExecutor {
   }
 
   public RunRecord execute(RunSpec spec) {
-    String startedAt = Instant.now().toString();
-    long began = System.nanoTime();
-    Map<String, Long> harnessMs = new LinkedHashMap<>();
-    Configuration conf = cluster.configuration();
     try {
-      FileSystem fs = FileSystem.get(conf);
-      Launch l = launch(spec, conf, fs, harnessMs, began);
-      Job job = l.job();
+      Execution run = new Execution(spec);
+      Launch l = launch(spec, run.conf, run.fs, run.harnessMs, run.began);
+      return run.assemble(l, run.watch(l));
+    } catch (IOException | ClassNotFoundException e) {
+      throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new HarnessException("run " + spec.runId() + " interrupted", e);
+    }
+  }
 
+  /** What the job did while it ran, as the harness watched it. */
+  private record Watched(String appId, long submitEpoch, RunRecord.JobOutcome outcome,
+      List<RunRecord.JobOutcome> companions, List<NodeTransition> transitions, FaultDriver faults) {}
+
+  /** One run's state: the cluster's nodes as the run began, its clock, its notes and its costs. */
+  private final class Execution {
+    final RunSpec spec;
+    final String startedAt = Instant.now().toString();
+    final long began = System.nanoTime();
+    final Map<String, Long> harnessMs = new LinkedHashMap<>();
+    final List<String> notes = new ArrayList<>();
+    final Configuration conf = cluster.configuration();
+    final FileSystem fs;
+    final NodeLocator locator;
+    final Map<String, Integer> nodeById = new HashMap<>();
+    final Map<Integer, List<String>> logDirs = new TreeMap<>();
+    final List<NodeInfo> nodeInfos = new ArrayList<>();
+
+    Execution(RunSpec spec) throws IOException {
+      this.spec = spec;
+      this.fs = FileSystem.get(conf);
       List<Node> nodes = List.copyOf(cluster.nodes());
-      NodeLocator locator = new NodeLocator(nodes);
-      Map<String, Integer> nodeById = new HashMap<>();
-      Map<Integer, List<String>> logDirs = new TreeMap<>();
-      List<NodeInfo> nodeInfos = new ArrayList<>();
+      this.locator = new NodeLocator(nodes);
       for (Node n : nodes) {
         nodeById.put(n.nodeId(), n.index());
         logDirs.put(n.index(), n.logDirs());
         nodeInfos.add(new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
             n.cgroup(), null, n.clock()));
       }
+    }
 
+    /** Submits the jobs, fires the timeline and follows the job and the nodes until every job has ended. */
+    Watched watch(Launch l) throws IOException, InterruptedException, ClassNotFoundException {
+      Job job = l.job();
       // the run's clock starts at submission; the driver's threads are started before it
       long[] origin = new long[1];
       LongSupplier nowMs = () -> (System.nanoTime() - origin[0]) / 1_000_000;
@@ -99,10 +124,6 @@ public final class RunExecutor {
       origin[0] = t0;
       long submitEpoch = System.currentTimeMillis();
       JobWatch.Observed observed = new JobWatch.Observed();
-      RunRecord.JobOutcome outcome;
-      List<RunRecord.JobOutcome> companionOutcomes = new ArrayList<>();
-      List<NodeTransition> transitions;
-      List<String> notes = new ArrayList<>();
       try (faults; NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs)) {
         listener.phase("running");
         job.submit();
@@ -134,11 +155,12 @@ public final class RunExecutor {
         faults.jobEnded();
         listener.phase("collecting");
         faults.awaitNodeVerdicts(nodeInfos, watcher, conf.getLong("yarn.nm.liveness-monitor.expiry-interval-ms", 600_000));
-        transitions = watcher.transitions();
+        List<NodeTransition> transitions = watcher.transitions();
         if (watcher.failures() != null) {
           notes.add(watcher.failures());
         }
-        outcome = JobWatch.outcome(job, conf, submitEpoch, observedEnd, notes);
+        RunRecord.JobOutcome outcome = JobWatch.outcome(job, conf, submitEpoch, observedEnd, notes);
+        List<RunRecord.JobOutcome> companions = new ArrayList<>();
         for (Job companion : l.companions()) {
           String companionApp = JobWatch.appIdOf(companion);
           listener.phase("waiting for companion job " + companion.getJobID());
@@ -147,18 +169,23 @@ public final class RunExecutor {
             companionDeadline.check();
             Thread.sleep(POLL_MS);
           }
-          companionOutcomes.add(JobWatch.outcome(companion, conf, submitEpoch, nowMs.getAsLong(), notes));
+          companions.add(JobWatch.outcome(companion, conf, submitEpoch, nowMs.getAsLong(), notes));
           cluster.finished(companionApp);
         }
         cluster.finished(appId);
+        return new Watched(appId, submitEpoch, outcome, companions, transitions, faults);
       }
+    }
 
-      cluster.gatherLogs(JobWatch.appIdOf(job));
+    /** The record: the history files of every AM attempt, the nodes' logs, the output read back and checked. */
+    RunRecord assemble(Launch l, Watched w) throws IOException, InterruptedException {
+      Job job = l.job();
+      cluster.gatherLogs(w.appId());
       Map<Integer, Long> clocks = new HashMap<>(); // hosts' clocks ahead of the harness's, where they differ
       nodeInfos.stream().filter(n -> n.clock() != null).forEach(n -> clocks.put(n.index(), n.clock().offsetMs()));
-      RecordAssembly.History history = RecordAssembly.history(conf, job, submitEpoch, locator, logDirs, clocks,
+      RecordAssembly.History history = RecordAssembly.history(conf, job, w.submitEpoch(), locator, logDirs, clocks,
           l.keptStaging(), notes);
-      outcome = history.outcome(outcome, submitEpoch);
+      RunRecord.JobOutcome outcome = history.outcome(w.outcome(), w.submitEpoch());
       RunRecord.OutputCheck outputCheck = RecordAssembly.checkOutput(spec, fs, l.dataRoot(), l.output(), job, outcome,
           harnessMs);
       outcome = RecordAssembly.judged(outcome, outputCheck, notes);
@@ -174,31 +201,27 @@ public final class RunExecutor {
           nodeOfAttempt.put(a.attemptId(), a.node());
         }
       }
-      String appId = JobWatch.appIdOf(job);
-      var fetchFailures = ShuffleLogReader.read(logDirs, appId, attemptByContainer, nodeOfAttempt, submitEpoch, clocks);
-      var speculation = SpeculationEvidence.complete(
-          SpeculationLogReader.read(logDirs, appId, spec.speculation(), nodeById, submitEpoch, clocks), attempts);
-      var faultEvents = faults.events(notes);
+      var fetchFailures = ShuffleLogReader.read(logDirs, w.appId(), attemptByContainer, nodeOfAttempt, w.submitEpoch(),
+          clocks);
+      var speculation = SpeculationEvidence.complete(SpeculationLogReader.read(logDirs, w.appId(), spec.speculation(),
+          nodeById, w.submitEpoch(), clocks), attempts);
+      var faultEvents = w.faults().events(notes);
 
       fs.delete(l.output(), true);
       for (int c = 1; c <= l.companions().size(); c++) {
         fs.delete(l.output().suffix("-companion-" + c), true);
       }
       harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);
-      return new RunRecord(RunRecord.SCHEMA_VERSION, spec.runId(), spec.scenario(), spec.variant(),
-          spec.runIndex(), spec.seed(), startedAt, cluster.info(),
-          RecordAssembly.settingsInForce(job.getConfiguration(), cluster.spec().hadoop().keySet()),
-          new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), l.inputBytes(),
-              spec.dataSeed()),
-          RecordAssembly.withLost(nodeInfos, transitions), faultEvents, transitions, attempts, fetchFailures, outcome,
-          harnessMs, notes, speculation, RecordAssembly.timeScale(job.getConfiguration(), cluster.spec().timeScale(), logDirs,
-              appId),
-          companionOutcomes, null, null, history.amAttempts(), outputCheck);
-    } catch (IOException | ClassNotFoundException e) {
-      throw new HarnessException("run " + spec.runId() + " failed: " + e.getMessage(), e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new HarnessException("run " + spec.runId() + " interrupted", e);
+      return RunRecord.builder().runId(spec.runId()).scenario(spec.scenario()).variant(spec.variant())
+          .runIndex(spec.runIndex()).seed(spec.seed()).startedAt(startedAt).cluster(cluster.info())
+          .hadoop(RecordAssembly.settingsInForce(job.getConfiguration(), cluster.spec().hadoop().keySet()))
+          .workload(new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), l.inputBytes(),
+              spec.dataSeed()))
+          .nodes(RecordAssembly.withLost(nodeInfos, w.transitions())).faults(faultEvents)
+          .nodeTransitions(w.transitions()).attempts(attempts).fetchFailures(fetchFailures).job(outcome)
+          .harnessMs(harnessMs).notes(notes).speculation(speculation)
+          .timeScale(RecordAssembly.timeScale(job.getConfiguration(), cluster.spec().timeScale(), logDirs, w.appId()))
+          .companionJobs(w.companions()).amAttempts(history.amAttempts()).outputCheck(outputCheck).build();
     }
   }
 }
