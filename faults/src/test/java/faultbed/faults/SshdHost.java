@@ -83,6 +83,13 @@ public final class SshdHost implements AutoCloseable {
       Cgroup group = Cgroup.of(ledger.owner() + "/sshd-" + node.index()).create();
       ledger.record(LedgerEntry.cgroup(group, "sshd"));
       List<String> command = new ArrayList<>(enter);
+      // A machine of the user's cluster has its own root home; this one would otherwise share the
+      // test machine's, whose shell start-up files (a version manager's rehash behind a lock, say)
+      // run before every command and can hold one for a minute. An empty home of its own, in a
+      // mount namespace of sshd's, is what a fresh host has.
+      Path home = Files.createDirectories(dir.resolve("root-home"));
+      command.addAll(List.of("unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+          "mount --bind \"$0\" /root && exec \"$@\"", home.toString()));
       command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", config.toString()));
       group.spawn(command);
       Awaitility.await("sshd of " + node.name()).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))

@@ -204,10 +204,7 @@ public final class RemoteHost implements AutoCloseable {
   private int run(List<String> argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
     String command = quote(argv);
     acquire(command);
-    try (ChannelExec channel = session.createExecChannel(command)) {
-      channel.setOut(out);
-      channel.setErr(err);
-      channel.open().verify(timeout);
+    try (ChannelExec channel = opened(command, out, err)) {
       Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
       if (events.contains(ClientChannelEvent.TIMEOUT)) {
         throw new IllegalStateException("host " + target.name() + ": " + command + " did not end within " + timeout);
@@ -218,6 +215,40 @@ public final class RemoteHost implements AutoCloseable {
       throw new IllegalStateException("host " + target.name() + ": " + command + " could not run: " + oneLine(e), e);
     } finally {
       channels.release();
+    }
+  }
+
+  /**
+   * An exec channel of the session, open. sshd frees a finished session's slot only once it has
+   * read the client's close, after the client has counted the channel closed; a channel asked for
+   * in between is refused ("open failed") though fewer than {@link #CHANNELS} are open. So a
+   * refusal is asked again, backing off, until the timeout.
+   */
+  private ChannelExec opened(String command, ByteArrayOutputStream out, ByteArrayOutputStream err)
+      throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (long backoffMs = 10; ; backoffMs = Math.min(backoffMs * 2, 500)) {
+      ChannelExec channel = session.createExecChannel(command);
+      channel.setOut(out);
+      channel.setErr(err);
+      try {
+        channel.open().verify(timeout);
+        return channel;
+      } catch (org.apache.sshd.common.channel.exception.SshChannelOpenException refused) {
+        channel.close(true);
+        if (System.nanoTime() + backoffMs * 1_000_000 > deadline) {
+          throw refused;
+        }
+        try {
+          Thread.sleep(backoffMs);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while " + command + " waited for a channel");
+        }
+      } catch (IOException | RuntimeException e) {
+        channel.close(true);
+        throw e;
+      }
     }
   }
 
