@@ -1,0 +1,20 @@
+package faultbed.harness.sim;
+
+/**
+ * One simulated worker node.
+ *
+ * @param address  an IPv4 literal in 198.18.0.0/15 (reserved for benchmarking): Hadoop parses it
+ *                 without a hosts file or DNS; Simulation keeps Hadoop from looking up its name
+ * @param slowdown how many times longer its tasks take than on a healthy node (1 for healthy)
+ */
+public record SimulatedNode(String address, String rack, int slots, double slowdown) {
+  public SimulatedNode {
+    if (slots < 1 || slowdown <= 0) {
+      throw new IllegalArgumentException("a node needs a slot and a positive slow-down: " + address);
+    }
+  }
+
+  public SimulatedNode withSlowdown(double factor) {
+    return new SimulatedNode(address, rack, slots, factor);
+  }
+}

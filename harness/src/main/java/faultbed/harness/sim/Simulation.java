@@ -1,0 +1,285 @@
+package faultbed.harness.sim;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.TypeConverter;
+import org.apache.hadoop.mapreduce.split.JobSplit.TaskSplitMetaInfo;
+import org.apache.hadoop.mapreduce.v2.api.records.Avataar;
+import org.apache.hadoop.mapreduce.v2.api.records.JobId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.TaskHeartbeatHandler;
+import org.apache.hadoop.mapreduce.v2.app.commit.CommitterEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.JobStateInternal;
+import org.apache.hadoop.mapreduce.v2.app.job.Task;
+import org.apache.hadoop.mapreduce.v2.app.job.TaskAttempt;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobFinishEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobStartEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.JobTaskAttemptCompletedEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl;
+import org.apache.hadoop.mapreduce.v2.app.launcher.ContainerLauncher;
+import org.apache.hadoop.mapreduce.v2.app.metrics.MRAppMetrics;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocator;
+import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
+import org.apache.hadoop.mapreduce.v2.app.speculate.Speculator;
+import org.apache.hadoop.mapreduce.v2.app.speculate.SpeculatorEvent;
+import org.apache.hadoop.mapreduce.v2.util.MRApps;
+import org.apache.hadoop.mapreduce.v2.util.MRBuilderUtils;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.yarn.api.records.ApplicationAttemptId;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.event.Event;
+import org.apache.hadoop.yarn.event.EventHandler;
+
+/**
+ * Runs one MapReduce job with Hadoop 3.4.3's own ApplicationMaster classes (JobImpl, TaskImpl,
+ * TaskAttemptImpl, DefaultSpeculator with the configured estimator, TaskHeartbeatHandler) on a
+ * virtual clock in the calling thread. Hadoop decides; the simulated cluster (scheduler, node
+ * managers, task processes, committer) only supplies what happens and when. Events are routed as
+ * MRAppMaster.serviceInit routes them, and the job is initialised and started as MRAppMaster does.
+ */
+public final class Simulation {
+  /** A fixed start time, so ids and times do not depend on the wall clock. */
+  private static final long EPOCH = 1_000_000_000_000L;
+  /** A job still running after this much virtual time is taken to be stuck. */
+  private static final long VIRTUAL_TIME_LIMIT = 100L * 3_600_000L;
+  private static final int REPLICAS = 3;
+  private static final long SPLIT_BYTES = 128L << 20;
+
+  private final SimulationSpec spec;
+  private final VirtualClock clock = new VirtualClock(EPOCH);
+  private final EventLoop loop = new EventLoop(clock);
+  private final EventHandler<Event> events = loop.getEventHandler();
+  private long jobStart;
+  private long jobEnd = -1;
+
+  private Simulation(SimulationSpec spec) {
+    this.spec = spec;
+  }
+
+  /** Runs the job to its end; Hadoop's job files live in a temporary directory removed afterwards. */
+  public static SimulationResult run(SimulationSpec spec) {
+    Path staging = null;
+    try {
+      staging = Files.createTempDirectory("faultbed-sim");
+      return new Simulation(spec).run(staging);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      deleteTree(staging);
+    }
+  }
+
+  private SimulationResult run(Path staging) throws IOException {
+    List<LiveNode> nodes = new ArrayList<>();
+    for (SimulatedNode node : spec.cluster().nodes()) {
+      nodes.add(new LiveNode(node));
+      SimulatedRackMapping.place(node);
+      // TaskAttemptImpl names a launched attempt's node with NetUtils.createSocketAddr(..).getHostName(),
+      // a reverse DNS lookup for an address literal, unless NetUtils has it as a static resolution.
+      NetUtils.addStaticResolution(node.address(), node.address());
+    }
+    ApplicationId appId = ApplicationId.newInstance(EPOCH, 1);
+    ApplicationAttemptId appAttemptId = ApplicationAttemptId.newInstance(appId, 1);
+    JobId jobId = MRBuilderUtils.newJobId(appId, appId.getId());
+    String user = System.getProperty("user.name");
+    JobConf conf = jobConf(staging, user);
+    writeJobXml(conf, user, jobId);
+
+    SimulatedAppContext context = new SimulatedAppContext(appAttemptId, clock, events, user);
+    context.getClusterInfo().setMaxContainerCapability(Resource.newInstance(8192, 8));
+    // Lets every simulation in a JVM register the AM's metrics source again.
+    DefaultMetricsSystem.setMiniClusterMode(true);
+    TaskHeartbeatHandler heartbeats = new TaskHeartbeatHandler(events, clock, 1);
+    heartbeats.init(conf);
+    String[][] replicas = replicas();
+    SimulatedJob job = new SimulatedJob(jobId, appAttemptId, conf, events, new TaskListener(heartbeats), clock,
+        MRAppMetrics.create(), new NoOutputCommitter(), user, context, splitsWithoutHosts(), spec.reduces());
+    context.addJob(job);
+
+    Containers containers = new Containers(appAttemptId);
+    TaskProcesses processes = new TaskProcesses(loop, events, job, containers, spec.times(), spec.latencies(),
+        heartbeats, spec.maps());
+    NodeManagers nodeManagers = new NodeManagers(loop, events, jobId, containers, processes, spec.latencies());
+    context.setFinishingMonitor(nodeManagers.finishingMonitor());
+    SlotAllocator allocator = new SlotAllocator(nodes, containers, job, conf, replicas, events);
+    DefaultSpeculator speculator = new DefaultSpeculator(conf, context, clock);
+    speculator.init(conf);
+    PrivateHadoopCalls hadoop = new PrivateHadoopCalls(speculator, heartbeats);
+
+    route(job, allocator, nodeManagers, new StandInCommitter(loop, events, jobId, spec.latencies()),
+        speculator, conf);
+    loop.observe(event -> {
+      if (event.getType() == JobEventType.JOB_TASK_ATTEMPT_COMPLETED) {
+        processes.completionEvent(((JobTaskAttemptCompletedEvent) event).getCompletionEvent());
+      }
+    });
+
+    // MRAppMaster.serviceStart initialises the job synchronously, then startJobs tells the
+    // speculator the job exists and starts it.
+    job.handle(new JobEvent(jobId, JobEventType.JOB_INIT));
+    if (job.getInternalState() != JobStateInternal.INITED) {
+      throw new IllegalStateException("the job did not initialise: " + job.getDiagnostics());
+    }
+    events.handle(new SpeculatorEvent(jobId, clock.getTime()));
+    events.handle(new JobStartEvent(jobId, -1L));
+    jobStart = clock.getTime();
+
+    if (speculates(conf, TaskType.MAP) || speculates(conf, TaskType.REDUCE)) {
+      loop.after(speculator.getSoonestRetryAfterNoSpeculate(), () -> speculate(speculator, hadoop));
+    }
+    repeat(spec.latencies().heartbeat(), allocator::heartbeat);
+    long checkInterval = conf.getLong(MRJobConfig.TASK_TIMEOUT_CHECK_INTERVAL_MS, 30_000);
+    repeat(checkInterval, () -> hadoop.checkHeartbeats(clock.getTime()));
+    for (NodeLoss loss : spec.nodeLosses()) {
+      loop.at(jobStart + loss.afterJobStartMillis(), () -> nodeManagers.kill(nodes.get(loss.nodeIndex())));
+    }
+    loop.runUntil(() -> jobEnd >= 0, jobStart + VIRTUAL_TIME_LIMIT);
+    return new SimulationResult(job.getState().toString(), jobEnd - jobStart, attempts(job));
+  }
+
+  private JobConf jobConf(Path staging, String user) {
+    JobConf conf = new JobConf();
+    conf.set(MRJobConfig.MR_AM_STAGING_DIR, staging.toAbsolutePath().toString());
+    conf.set(MRJobConfig.USER_NAME, user);
+    conf.set(MRJobConfig.JOB_NAME, "simulated");
+    conf.setInt(MRJobConfig.NUM_REDUCES, spec.reduces());
+    conf.set("net.topology.node.switch.mapping.impl", SimulatedRackMapping.class.getName());
+    spec.jobProperties().forEach(conf::set);
+    return conf;
+  }
+
+  /** TaskAttemptImpl reads job.xml's status on its first container assignment, as in a submitted job. */
+  private static void writeJobXml(JobConf conf, String user, JobId jobId) throws IOException {
+    Path jobXml = Path.of(MRApps.getJobFile(conf, user, TypeConverter.fromYarn(jobId)));
+    Files.createDirectories(jobXml.getParent());
+    try (OutputStream out = Files.newOutputStream(jobXml)) {
+      conf.writeXml(out);
+    }
+  }
+
+  /** Where each map's split has its replicas, drawn from the cluster with the spec's seed. */
+  private String[][] replicas() {
+    SplittableRandom random = new SplittableRandom(spec.seed());
+    List<SimulatedNode> nodes = spec.cluster().nodes();
+    String[][] replicas = new String[spec.maps()][];
+    for (int i = 0; i < replicas.length; i++) {
+      replicas[i] = new String[Math.min(REPLICAS, nodes.size())];
+      for (int r = 0; r < replicas[i].length; r++) {
+        replicas[i][r] = nodes.get(random.nextInt(nodes.size())).address();
+      }
+    }
+    return replicas;
+  }
+
+  /**
+   * Hadoop's splits carry no hosts: for a host that is an IP literal, TaskAttemptImpl.resolveHost
+   * asks DNS for its name (a reverse lookup per replica per attempt, and per container), which
+   * costs wall time and needs a resolver. Without hosts Hadoop skips it and records every attempt as
+   * off-switch; the stand-in scheduler places maps by replica itself.
+   */
+  private TaskSplitMetaInfo[] splitsWithoutHosts() {
+    TaskSplitMetaInfo[] splits = new TaskSplitMetaInfo[spec.maps()];
+    Arrays.fill(splits, new TaskSplitMetaInfo(new String[0], 0L, SPLIT_BYTES));
+    return splits;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void route(SimulatedJob job, SlotAllocator allocator, NodeManagers nodeManagers,
+      StandInCommitter committer, DefaultSpeculator speculator, JobConf conf) {
+    loop.register(JobEventType.class, (EventHandler<JobEvent>) job::handle);
+    loop.register(TaskEventType.class, (EventHandler<TaskEvent>) event ->
+        ((EventHandler<TaskEvent>) job.getTask(event.getTaskID())).handle(event));
+    loop.register(TaskAttemptEventType.class, (EventHandler<TaskAttemptEvent>) event -> {
+      Task task = job.getTask(event.getTaskAttemptID().getTaskId());
+      ((EventHandler<TaskAttemptEvent>) task.getAttempt(event.getTaskAttemptID())).handle(event);
+    });
+    loop.register(CommitterEventType.class, committer);
+    loop.register(ContainerAllocator.EventType.class, allocator);
+    loop.register(ContainerLauncher.EventType.class, nodeManagers);
+    // Job history is not written; the result is read from the job's attempts instead.
+    loop.register(org.apache.hadoop.mapreduce.jobhistory.EventType.class, (EventHandler) event -> { });
+    loop.register(JobFinishEvent.Type.class, (EventHandler) event -> jobEnd = clock.getTime());
+    boolean maps = speculates(conf, TaskType.MAP);
+    boolean reduces = speculates(conf, TaskType.REDUCE);
+    // As MRAppMaster.SpeculatorEventDispatcher: task events reach the speculator only for the
+    // task types that speculate, job-wide events always.
+    loop.register(Speculator.EventType.class, (EventHandler<SpeculatorEvent>) event -> {
+      TaskType type = event.getTaskID() == null ? null : event.getTaskID().getTaskType();
+      if (type == null ? maps || reduces : type == TaskType.MAP ? maps : reduces) {
+        speculator.handle(event);
+      }
+    });
+  }
+
+  private static boolean speculates(JobConf conf, TaskType type) {
+    return type == TaskType.MAP ? conf.getBoolean(MRJobConfig.MAP_SPECULATIVE, true)
+        : conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
+  }
+
+  /** DefaultSpeculator's own loop, on virtual time: scan, then wait longer if it speculated. */
+  private void speculate(DefaultSpeculator speculator, PrivateHadoopCalls hadoop) {
+    long wait = hadoop.computeSpeculations() > 0
+        ? speculator.getSoonestRetryAfterSpeculate() : speculator.getSoonestRetryAfterNoSpeculate();
+    loop.after(wait, () -> speculate(speculator, hadoop));
+  }
+
+  private void repeat(long interval, Runnable action) {
+    loop.after(interval, () -> {
+      action.run();
+      repeat(interval, action);
+    });
+  }
+
+  private List<SimulatedAttempt> attempts(SimulatedJob job) {
+    List<SimulatedAttempt> records = new ArrayList<>();
+    List<Task> tasks = new ArrayList<>(job.getTasks().values());
+    tasks.sort(Comparator.comparing((Task t) -> t.getID().getTaskType()).thenComparingInt(t -> t.getID().getId()));
+    for (Task task : tasks) {
+      List<TaskAttempt> attempts = new ArrayList<>(task.getAttempts().values());
+      attempts.sort(Comparator.comparingInt(a -> a.getID().getId()));
+      for (TaskAttempt attempt : attempts) {
+        records.add(new SimulatedAttempt(task.getID().toString(), attempt.getID().toString(),
+            task.getType(), attempt.getNodeId() == null ? null : attempt.getNodeId().getHost(),
+            sinceStart(attempt.getLaunchTime()), sinceStart(attempt.getFinishTime()), attempt.getState(),
+            ((TaskAttemptImpl) attempt).getAvataar() == Avataar.SPECULATIVE));
+      }
+    }
+    return records;
+  }
+
+  private long sinceStart(long time) {
+    return time > 0 ? time - jobStart : -1;
+  }
+
+  private static void deleteTree(Path root) {
+    if (root == null) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("removing " + root, e);
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package faultbed.harness.sim;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptContainerAssignedEvent;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocatorEvent;
+import org.apache.hadoop.mapreduce.v2.app.rm.ContainerRequestEvent;
+import org.apache.hadoop.mapreduce.v2.app.rm.RMContainerAllocator;
+import org.apache.hadoop.yarn.event.Event;
+import org.apache.hadoop.yarn.event.EventHandler;
+
+/**
+ * Stands in for RMContainerAllocator and the ResourceManager's scheduler together: it takes the
+ * attempts' container requests and, every heartbeat, fills free slots node by node (a rotating
+ * start): maps whose earlier attempt failed first, then reduces once slow-start allows and within
+ * the ramp-up limit, then maps with a replica of their split on the node, then any map. The replica
+ * locations come from the simulation, not from the requests: Hadoop is given splits without hosts
+ * (see Simulation). Hadoop's own RMContainerAllocator can run
+ * against a simulated scheduler too, but it needs an MRAppMaster instance and leaves a thread
+ * behind, so this engine does not carry it; node blacklisting and preemption are therefore absent.
+ */
+final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
+  /** Visiting nodes from a different start each heartbeat spreads work like a real scheduler's order. */
+  private static final int ROTATION_STEP = 7;
+
+  private final List<LiveNode> nodes;
+  private final Containers containers;
+  private final Job job;
+  private final EventHandler<Event> events;
+  private final float slowStart;
+  private final float reduceRampUpLimit;
+  private final LinkedHashMap<TaskAttemptId, ContainerRequestEvent> failedMaps = new LinkedHashMap<>();
+  private final LinkedHashMap<TaskAttemptId, ContainerRequestEvent> maps = new LinkedHashMap<>();
+  private final LinkedHashMap<TaskAttemptId, ContainerRequestEvent> reduces = new LinkedHashMap<>();
+  private final Map<String, ArrayDeque<TaskAttemptId>> mapsByHost = new HashMap<>();
+  private final String[][] replicasByMap;
+  private int rotation;
+
+  SlotAllocator(List<LiveNode> nodes, Containers containers, Job job, Configuration conf,
+      String[][] replicasByMap, EventHandler<Event> events) {
+    this.replicasByMap = replicasByMap;
+    this.nodes = nodes;
+    this.containers = containers;
+    this.job = job;
+    this.events = events;
+    this.slowStart = conf.getFloat(MRJobConfig.COMPLETED_MAPS_FOR_REDUCE_SLOWSTART,
+        RMContainerAllocator.DEFAULT_COMPLETED_MAPS_PERCENT_FOR_REDUCE_SLOWSTART);
+    this.reduceRampUpLimit = conf.getFloat(MRJobConfig.MR_AM_JOB_REDUCE_RAMPUP_UP_LIMIT,
+        MRJobConfig.DEFAULT_MR_AM_JOB_REDUCE_RAMP_UP_LIMIT);
+  }
+
+  @Override
+  public void handle(ContainerAllocatorEvent event) {
+    TaskAttemptId attempt = event.getAttemptID();
+    switch (event.getType()) {
+      case CONTAINER_REQ -> {
+        ContainerRequestEvent request = (ContainerRequestEvent) event;
+        if (attempt.getTaskId().getTaskType() == TaskType.REDUCE) {
+          reduces.put(attempt, request);
+        } else if (request.getEarlierAttemptFailed()) {
+          failedMaps.put(attempt, request);
+        } else {
+          maps.put(attempt, request);
+          for (String host : replicasByMap[attempt.getTaskId().getId()]) {
+            mapsByHost.computeIfAbsent(host, k -> new ArrayDeque<>()).add(attempt);
+          }
+        }
+      }
+      case CONTAINER_DEALLOCATE -> {
+        if (maps.remove(attempt) == null && failedMaps.remove(attempt) == null
+            && reduces.remove(attempt) == null) {
+          Containers.Held held = containers.byAttempt(attempt);
+          if (held != null) {
+            containers.release(held);
+          }
+        }
+      }
+      default -> { }
+    }
+  }
+
+  /** One scheduler heartbeat: assign every free slot it can. */
+  void heartbeat() {
+    boolean reducesAllowed = job.getCompletedMaps() >= Math.ceil(slowStart * job.getTotalMaps());
+    int liveSlots = 0;
+    for (LiveNode node : nodes) {
+      liveSlots += node.alive ? node.node.slots() : 0;
+    }
+    int reduceCap = maps.isEmpty() && failedMaps.isEmpty()
+        ? Integer.MAX_VALUE : (int) Math.max(1, liveSlots * reduceRampUpLimit);
+    for (int k = 0; k < nodes.size(); k++) {
+      LiveNode node = nodes.get((k + rotation) % nodes.size());
+      while (node.alive && node.freeSlots > 0) {
+        TaskAttemptId pick = first(failedMaps);
+        if (pick == null && reducesAllowed && containers.heldByReduces() < reduceCap) {
+          pick = first(reduces);
+        }
+        if (pick == null) {
+          pick = nodeLocalMap(node);
+        }
+        if (pick == null) {
+          pick = first(maps);
+        }
+        if (pick == null) {
+          break;
+        }
+        events.handle(new TaskAttemptContainerAssignedEvent(pick, containers.allocate(pick, node), null));
+      }
+    }
+    rotation = (rotation + ROTATION_STEP) % nodes.size();
+  }
+
+  private TaskAttemptId nodeLocalMap(LiveNode node) {
+    ArrayDeque<TaskAttemptId> local = mapsByHost.get(node.node.address());
+    while (local != null && !local.isEmpty()) {
+      TaskAttemptId attempt = local.poll();
+      if (maps.remove(attempt) != null) {
+        return attempt;
+      }
+    }
+    return null;
+  }
+
+  private static TaskAttemptId first(LinkedHashMap<TaskAttemptId, ContainerRequestEvent> pending) {
+    Iterator<TaskAttemptId> it = pending.keySet().iterator();
+    if (!it.hasNext()) {
+      return null;
+    }
+    TaskAttemptId attempt = it.next();
+    it.remove();
+    return attempt;
+  }
+}
