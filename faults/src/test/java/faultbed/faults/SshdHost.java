@@ -83,13 +83,13 @@ public final class SshdHost implements AutoCloseable {
       Cgroup group = Cgroup.of(ledger.owner() + "/sshd-" + node.index()).create();
       ledger.record(LedgerEntry.cgroup(group, "sshd"));
       List<String> command = new ArrayList<>(enter);
-      // A machine of the user's cluster has its own root home; this one would otherwise share the
-      // test machine's, whose shell start-up files (a version manager's rehash behind a lock, say)
-      // run before every command and can hold one for a minute. An empty home of its own, in a
-      // mount namespace of sshd's, is what a fresh host has.
-      Path home = Files.createDirectories(dir.resolve("root-home"));
+      // A machine of the user's cluster has start-up files of its own; this one would otherwise run
+      // the test machine's root .bashrc before every command (bash does for commands over SSH), and
+      // what it runs (a version manager's rehash behind a lock, say) can hold each for a minute. In a
+      // mount namespace of sshd's that file reads empty; the rest of root's home stays (the hosts'
+      // Hadoop runs from the test's classpath there).
       command.addAll(List.of("unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
-          "mount --bind \"$0\" /root && exec \"$@\"", home.toString()));
+          "if [ -f /root/.bashrc ]; then mount --bind /dev/null /root/.bashrc; fi && exec \"$@\"", "sshd"));
       command.addAll(List.of(SSHD.toString(), "-D", "-e", "-f", config.toString()));
       group.spawn(command);
       Awaitility.await("sshd of " + node.name()).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))

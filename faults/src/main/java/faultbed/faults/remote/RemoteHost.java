@@ -234,18 +234,21 @@ public final class RemoteHost implements AutoCloseable {
       try {
         channel.open().verify(timeout);
         return channel;
-      } catch (org.apache.sshd.common.channel.exception.SshChannelOpenException refused) {
+      } catch (IOException e) {
         channel.close(true);
-        if (System.nanoTime() + backoffMs * 1_000_000 > deadline) {
-          throw refused;
+        // verify() wraps the refusal in an SshException
+        boolean refused = e instanceof org.apache.sshd.common.channel.exception.SshChannelOpenException
+            || e.getCause() instanceof org.apache.sshd.common.channel.exception.SshChannelOpenException;
+        if (!refused || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
+          throw e;
         }
         try {
           Thread.sleep(backoffMs);
-        } catch (InterruptedException e) {
+        } catch (InterruptedException interrupted) {
           Thread.currentThread().interrupt();
           throw new java.io.InterruptedIOException("interrupted while " + command + " waited for a channel");
         }
-      } catch (IOException | RuntimeException e) {
+      } catch (RuntimeException e) {
         channel.close(true);
         throw e;
       }
