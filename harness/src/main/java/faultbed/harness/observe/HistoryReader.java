@@ -227,7 +227,7 @@ final class HistoryReader {
    * {@code amClock} (by AM attempt, ms ahead of the harness's; absent counts as 0). A task attempt
    * in several histories (one a later AM recovered) is taken from the latest. A node is found by
    * the attempt's shuffle port or NodeManager port. An attempt is marked speculative when it started
-   * while an earlier attempt of its task was still running and had not failed.
+   * while an earlier attempt of its task was still running, however that attempt ended.
    */
   static List<AttemptRecord> attempts(SortedMap<Integer, Parsed> histories, long epochZero, Map<Integer, Long> amClock,
       NodeLocator locator) {
@@ -258,11 +258,14 @@ final class HistoryReader {
           if (earlier.getAttemptId().getId() >= a.getAttemptId().getId()) {
             break;
           }
+          // A failed attempt with no end written is taken to have ended before its task's next attempt (a
+          // re-execution); one that failed after a later attempt started was raced by a backup (a
+          // straggler the backup overtook, then timed out).
+          boolean failedWithoutEnd = "FAILED".equals(earlier.getTaskStatus()) && earlier.getFinishTime() <= 0;
           long endOfEarlier = earlier.getFinishTime() > 0 ? earlier.getFinishTime() : Long.MAX_VALUE;
           // an attempt whose AM died has no end in its history: it ended with that AM
           boolean sameAm = amOf.get(earlier.getAttemptId().toString()).equals(amOf.get(a.getAttemptId().toString()));
-          if (a.getStartTime() > 0 && a.getStartTime() < endOfEarlier && sameAm
-              && !"FAILED".equals(earlier.getTaskStatus())) {
+          if (a.getStartTime() > 0 && a.getStartTime() < endOfEarlier && sameAm && !failedWithoutEnd) {
             speculative = true;
           }
         }

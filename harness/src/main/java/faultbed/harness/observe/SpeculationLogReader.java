@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * decision lines for faultbed policies, and for any other speculator (Hadoop's DefaultSpeculator, a
  * user's class) the line TaskImpl writes for every backup it schedules.
  */
-final class SpeculationLogReader {
+public final class SpeculationLogReader {
   private static final Pattern TIME = Pattern.compile("^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},\\d{3}) ");
   private static final Pattern REDUNDANT = Pattern.compile("Scheduling a redundant attempt for task (task_\\S+)");
   private static final DateTimeFormatter FORMAT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS");
@@ -74,6 +74,21 @@ final class SpeculationLogReader {
         ? "org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator"
         : policy ? PolicySpeculator.class.getName() : speculation.name();
     return new RunRecord.Speculation(speculator, speculation.describe(), events);
+  }
+
+  /**
+   * A policy speculator's decision lines (as {@link PolicySpeculator} writes them, anywhere in a
+   * line) as events, times from {@code epochZero} on the clock the speculator read.
+   */
+  public static List<SpeculationEvent> policyDecisions(List<String> lines, Map<String, Integer> nodeById,
+      long epochZero) {
+    List<SpeculationEvent> events = new ArrayList<>();
+    try {
+      parse(lines, true, null, nodeById, epochZero, events);
+    } catch (IOException e) {
+      throw new UncheckedIOException("a speculation decision that is not JSON", e);
+    }
+    return events;
   }
 
   static void parse(List<String> lines, boolean policy, Speculation speculation, Map<String, Integer> nodeById,

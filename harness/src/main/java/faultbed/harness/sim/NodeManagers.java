@@ -71,18 +71,26 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
     return new ExitingContainers();
   }
 
-  void kill(LiveNode node) {
+  /**
+   * The node dies with its containers. A crashed one is LOST at the ResourceManager's liveness
+   * expiry; one that was stopped ({@code announced}) told the RM it was going, and is SHUTDOWN at once.
+   */
+  void kill(LiveNode node, boolean announced) {
     node.alive = false;
     node.deathTime = loop.now();
     node.freeSlots = 0;
     processes.nodeDied(node);
-    loop.after(latencies.nodeExpiry(), () -> reportLost(node));
+    if (announced) {
+      reportLost(node, NodeState.SHUTDOWN);
+    } else {
+      loop.after(latencies.nodeExpiry(), () -> reportLost(node, NodeState.LOST));
+    }
   }
 
-  private void reportLost(LiveNode node) {
+  private void reportLost(LiveNode node, NodeState state) {
     Resource capability = Resource.newInstance(node.node.slots() * 1024, node.node.slots());
-    NodeReport report = NodeReport.newInstance(node.nodeId, NodeState.LOST, node.httpAddress, node.node.rack(),
-        Resource.newInstance(0, 0), capability, 0, "lost", loop.now());
+    NodeReport report = NodeReport.newInstance(node.nodeId, state, node.httpAddress, node.node.rack(),
+        Resource.newInstance(0, 0), capability, 0, state.toString().toLowerCase(java.util.Locale.ROOT), loop.now());
     events.handle(new JobUpdatedNodesEvent(jobId, List.of(report)));
     for (Containers.Held held : containers.heldOn(node)) {
       boolean isMap = held.attempt.getTaskId().getTaskType() == TaskType.MAP;

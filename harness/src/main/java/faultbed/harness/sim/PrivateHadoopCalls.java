@@ -16,15 +16,13 @@ import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
  * A Hadoop upgrade that renames any of these fails here, at construction.
  */
 final class PrivateHadoopCalls {
-  private final DefaultSpeculator speculator;
   private final Method computeSpeculations;
   private final Object pingChecker;
   private final Method checkRunning;
   private final Method checkRecentlyUnregistered;
 
-  PrivateHadoopCalls(DefaultSpeculator speculator, TaskHeartbeatHandler heartbeats) {
+  PrivateHadoopCalls(TaskHeartbeatHandler heartbeats) {
     try {
-      this.speculator = speculator;
       computeSpeculations = DefaultSpeculator.class.getDeclaredMethod("computeSpeculations");
       computeSpeculations.setAccessible(true);
       for (String name : new String[] {"runningAttempts", "recentlyUnregisteredAttempts"}) {
@@ -46,7 +44,7 @@ final class PrivateHadoopCalls {
   }
 
   /** One speculator scan; returns how many speculative attempts it asked for. */
-  int computeSpeculations() {
+  int computeSpeculations(DefaultSpeculator speculator) {
     return (Integer) call(computeSpeculations, speculator);
   }
 

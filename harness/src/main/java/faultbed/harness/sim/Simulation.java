@@ -8,9 +8,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
+import faultbed.harness.observe.SpeculationLogReader;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.SpeculationEvent;
+import faultbed.schedulers.yarn.PolicySpeculator;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TypeConverter;
@@ -32,6 +40,7 @@ import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskEventType;
+import org.apache.hadoop.mapreduce.v2.app.AppContext;
 import org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl;
 import org.apache.hadoop.mapreduce.v2.app.launcher.ContainerLauncher;
 import org.apache.hadoop.mapreduce.v2.app.metrics.MRAppMetrics;
@@ -90,13 +99,17 @@ public final class Simulation {
 
   private SimulationResult run(Path staging) throws IOException {
     List<LiveNode> nodes = new ArrayList<>();
+    Map<String, Integer> nodeIndex = new HashMap<>();
     for (SimulatedNode node : spec.cluster().nodes()) {
+      nodeIndex.put(node.address() + ":" + LiveNode.NM_PORT, nodes.size());
       nodes.add(new LiveNode(node));
       SimulatedRackMapping.place(node);
       // TaskAttemptImpl names a launched attempt's node with NetUtils.createSocketAddr(..).getHostName(),
       // a reverse DNS lookup for an address literal, unless NetUtils has it as a static resolution.
       NetUtils.addStaticResolution(node.address(), node.address());
     }
+    // The AM's own container holds a slot on its node for the whole job.
+    nodes.get(spec.applicationMasterNode()).freeSlots--;
     ApplicationId appId = ApplicationId.newInstance(EPOCH, 1);
     ApplicationAttemptId appAttemptId = ApplicationAttemptId.newInstance(appId, 1);
     JobId jobId = MRBuilderUtils.newJobId(appId, appId.getId());
@@ -121,15 +134,19 @@ public final class Simulation {
     NodeManagers nodeManagers = new NodeManagers(loop, events, jobId, containers, processes, spec.latencies());
     context.setFinishingMonitor(nodeManagers.finishingMonitor());
     SlotAllocator allocator = new SlotAllocator(nodes, containers, job, conf, replicas, events);
-    DefaultSpeculator speculator = new DefaultSpeculator(conf, context, clock);
-    speculator.init(conf);
-    PrivateHadoopCalls hadoop = new PrivateHadoopCalls(speculator, heartbeats);
+    PrivateHadoopCalls hadoop = new PrivateHadoopCalls(heartbeats);
+    SpeculatorOnTheClock speculator = speculator(conf, context, hadoop);
+    SimulatedFaults faults = new SimulatedFaults(loop, nodes, spec.applicationMasterNode(), processes, nodeManagers,
+        job, spec.slowdowns(), spec.timeline(), spec.seed(), spec.runIndex());
 
     route(job, allocator, nodeManagers, new StandInCommitter(loop, events, jobId, spec.latencies()),
-        speculator, conf);
+        speculator.speculator(), conf);
+    List<SpeculationEvent> decisions = new ArrayList<>();
     loop.observe(event -> {
       if (event.getType() == JobEventType.JOB_TASK_ATTEMPT_COMPLETED) {
         processes.completionEvent(((JobTaskAttemptCompletedEvent) event).getCompletionEvent());
+      } else if (event.getType() == TaskEventType.T_ADD_SPEC_ATTEMPT && speculator.logsNothing()) {
+        decisions.add(backupAsked(job.getTask(((TaskEvent) event).getTaskID()), nodeIndex));
       }
     });
 
@@ -144,16 +161,35 @@ public final class Simulation {
     jobStart = clock.getTime();
 
     if (speculates(conf, TaskType.MAP) || speculates(conf, TaskType.REDUCE)) {
-      loop.after(speculator.getSoonestRetryAfterNoSpeculate(), () -> speculate(speculator, hadoop));
+      loop.after(speculator.firstScanAfter(), () -> speculate(speculator));
     }
+    faults.start(jobStart);
     repeat(spec.latencies().heartbeat(), allocator::heartbeat);
     long checkInterval = conf.getLong(MRJobConfig.TASK_TIMEOUT_CHECK_INTERVAL_MS, 30_000);
     repeat(checkInterval, () -> hadoop.checkHeartbeats(clock.getTime()));
-    for (NodeLoss loss : spec.nodeLosses()) {
-      loop.at(jobStart + loss.afterJobStartMillis(), () -> nodeManagers.kill(nodes.get(loss.nodeIndex())));
-    }
     loop.runUntil(() -> jobEnd >= 0, jobStart + VIRTUAL_TIME_LIMIT);
-    return new SimulationResult(job.getState().toString(), jobEnd - jobStart, attempts(job));
+    faults.jobEnded();
+    List<String> notes = new ArrayList<>();
+    if (jobEnd < 0) {
+      notes.add("the job was still running after " + VIRTUAL_TIME_LIMIT / 3_600_000 + " virtual hours");
+    }
+    List<RunRecord.FaultEvent> faultEvents = faults.events(notes);
+    decisions.addAll(SpeculationLogReader.policyDecisions(speculator.logsNothing() ? List.of() : speculator.logLines(), nodeIndex, jobStart));
+    decisions.sort(Comparator.comparingLong(SpeculationEvent::atMs));
+    return new SimulationResult(job.getState().toString(), jobEnd < 0 ? -1 : jobEnd - jobStart,
+        attempts(job), faultEvents, decisions, notes);
+  }
+
+  /** Hadoop's DefaultSpeculator asked for a backup of {@code task}: the original is its attempt still running. */
+  private SpeculationEvent backupAsked(Task task, Map<String, Integer> nodeIndex) {
+    TaskAttempt original = task.getAttempts().values().stream().filter(a -> !a.isFinished())
+        .min(Comparator.comparingInt(a -> a.getID().getId())).orElse(null);
+    Map<String, Double> evidence = original == null || original.getLaunchTime() <= 0 ? Map.of()
+        : Map.of("originalRunMs", (double) (clock.getTime() - original.getLaunchTime()));
+    return new SpeculationEvent(clock.getTime() - jobStart, "backup", task.getID().toString(),
+        original == null ? null : original.getID().toString(),
+        original == null || original.getNodeId() == null ? null : nodeIndex.get(original.getNodeId().toString()),
+        null, null, "DefaultSpeculator asked for a backup", evidence);
   }
 
   private JobConf jobConf(Path staging, String user) {
@@ -204,7 +240,7 @@ public final class Simulation {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private void route(SimulatedJob job, SlotAllocator allocator, NodeManagers nodeManagers,
-      StandInCommitter committer, DefaultSpeculator speculator, JobConf conf) {
+      StandInCommitter committer, Speculator speculator, JobConf conf) {
     loop.register(JobEventType.class, (EventHandler<JobEvent>) job::handle);
     loop.register(TaskEventType.class, (EventHandler<TaskEvent>) event ->
         ((EventHandler<TaskEvent>) job.getTask(event.getTaskID())).handle(event));
@@ -235,11 +271,69 @@ public final class Simulation {
         : conf.getBoolean(MRJobConfig.REDUCE_SPECULATIVE, true);
   }
 
-  /** DefaultSpeculator's own loop, on virtual time: scan, then wait longer if it speculated. */
-  private void speculate(DefaultSpeculator speculator, PrivateHadoopCalls hadoop) {
-    long wait = hadoop.computeSpeculations() > 0
-        ? speculator.getSoonestRetryAfterSpeculate() : speculator.getSoonestRetryAfterNoSpeculate();
-    loop.after(wait, () -> speculate(speculator, hadoop));
+  /** The speculator's own loop, on virtual time: scan, then wait as its thread would. */
+  private void speculate(SpeculatorOnTheClock speculator) {
+    if (jobEnd < 0) {
+      loop.after(speculator.scan().getAsLong(), () -> speculate(speculator));
+    }
+  }
+
+  /**
+   * The job's speculator (yarn.app.mapreduce.am.job.speculator.class), made as MRAppMaster makes
+   * it, with its scanning loop's body called on the virtual clock: Hadoop's DefaultSpeculator, or
+   * faultbed's PolicySpeculator (whose decisions it keeps). Another class runs its own thread on the
+   * wall clock, which a virtual clock cannot drive.
+   */
+  private SpeculatorOnTheClock speculator(JobConf conf, SimulatedAppContext context, PrivateHadoopCalls hadoop) {
+    String name = conf.get(MRJobConfig.MR_AM_JOB_SPECULATOR, DefaultSpeculator.class.getName());
+    if (name.equals(DefaultSpeculator.class.getName())) {
+      DefaultSpeculator speculator = new DefaultSpeculator(conf, context, clock);
+      speculator.init(conf);
+      return new SpeculatorOnTheClock(speculator, speculator.getSoonestRetryAfterNoSpeculate(),
+          () -> hadoop.computeSpeculations(speculator) > 0
+              ? speculator.getSoonestRetryAfterSpeculate() : speculator.getSoonestRetryAfterNoSpeculate(), null);
+    }
+    if (name.equals(PolicySpeculator.class.getName())) {
+      RecordingPolicySpeculator speculator = new RecordingPolicySpeculator(conf, context);
+      speculator.init(conf);
+      return new SpeculatorOnTheClock(speculator, speculator.scanIntervalMs(), () -> {
+        speculator.scan();
+        return speculator.scanIntervalMs();
+      }, speculator.lines);
+    }
+    throw new IllegalArgumentException(MRJobConfig.MR_AM_JOB_SPECULATOR + ": the simulation drives "
+        + DefaultSpeculator.class.getName() + " and " + PolicySpeculator.class.getName()
+        + " on its clock; expected one of them, got " + name);
+  }
+
+  /**
+   * A speculator and the body of its scanning loop.
+   *
+   * @param scan     one scan; returns how long the speculator's thread would wait before the next
+   * @param logLines the decision lines it writes, or null when its backups are known only from the
+   *                 tasks' events (DefaultSpeculator's log says little)
+   */
+  private record SpeculatorOnTheClock(Speculator speculator, long firstScanAfter, LongSupplier scan,
+      List<String> logLines) {
+    boolean logsNothing() {
+      return logLines == null;
+    }
+  }
+
+  /** faultbed's PolicySpeculator with its decision lines kept rather than logged. */
+  private static final class RecordingPolicySpeculator extends PolicySpeculator {
+    private List<String> lines = new ArrayList<>();
+
+    RecordingPolicySpeculator(Configuration conf, AppContext context) {
+      super(conf, context);
+    }
+
+    @Override
+    protected void decided(String line) {
+      if (lines != null) { // null while the superclass's constructor runs: its "configured" line is not a decision
+        lines.add(line);
+      }
+    }
   }
 
   private void repeat(long interval, Runnable action) {
@@ -257,10 +351,13 @@ public final class Simulation {
       List<TaskAttempt> attempts = new ArrayList<>(task.getAttempts().values());
       attempts.sort(Comparator.comparingInt(a -> a.getID().getId()));
       for (TaskAttempt attempt : attempts) {
+        List<String> diagnostics = attempt.getDiagnostics();
         records.add(new SimulatedAttempt(task.getID().toString(), attempt.getID().toString(),
             task.getType(), attempt.getNodeId() == null ? null : attempt.getNodeId().getHost(),
-            sinceStart(attempt.getLaunchTime()), sinceStart(attempt.getFinishTime()), attempt.getState(),
-            ((TaskAttemptImpl) attempt).getAvataar() == Avataar.SPECULATIVE));
+            sinceStart(attempt.getLaunchTime()), sinceStart(attempt.getFinishTime()),
+            sinceStart(attempt.getShuffleFinishTime()), sinceStart(attempt.getSortFinishTime()), attempt.getState(),
+            ((TaskAttemptImpl) attempt).getAvataar() == Avataar.SPECULATIVE,
+            diagnostics == null || diagnostics.isEmpty() ? null : String.join("; ", diagnostics)));
       }
     }
     return records;

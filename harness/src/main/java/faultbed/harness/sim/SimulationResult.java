@@ -1,16 +1,25 @@
 package faultbed.harness.sim;
 
+import faultbed.results.RunRecord.FaultEvent;
+import faultbed.results.RunRecord.SpeculationEvent;
 import java.util.List;
 
 /**
- * What a simulated run produced.
+ * What a simulated run produced, times in virtual milliseconds since the job started.
  *
  * @param jobState       the job's final state as JobImpl reports it
- * @param completionTime virtual milliseconds from job start to the job finishing
+ * @param completionTime from job start to the job finishing
  * @param attempts       every attempt of every task, by task then attempt
+ * @param faults         what became of each step of the fault timeline; node is an index into the cluster
+ * @param speculation    the speculator's decisions, "backup" (and a policy's "placed"); nodes by index
+ * @param notes          what did not happen as the spec asked (a fault not injected)
  */
-public record SimulationResult(String jobState, long completionTime, List<SimulatedAttempt> attempts) {
+public record SimulationResult(String jobState, long completionTime, List<SimulatedAttempt> attempts,
+    List<FaultEvent> faults, List<SpeculationEvent> speculation, List<String> notes) {
   public SimulationResult {
     attempts = List.copyOf(attempts);
+    faults = List.copyOf(faults);
+    speculation = List.copyOf(speculation);
+    notes = List.copyOf(notes);
   }
 }

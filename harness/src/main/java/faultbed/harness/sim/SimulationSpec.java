@@ -1,18 +1,48 @@
 package faultbed.harness.sim;
 
-import java.util.List;
+import faultbed.harness.timeline.Timeline;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything one simulated run depends on.
  *
- * @param jobProperties job configuration (speculation switches, estimator, slow-start, timeouts)
- * @param seed          where the splits' replicas are placed
+ * @param jobProperties         job configuration (speculation switches, speculator, estimator,
+ *                              slow-start, timeouts), as the job would carry it to a real AM
+ * @param timeline              the run's faults, played as on a real cluster
+ * @param slowdowns             how much longer work takes on a node with these slowing fault kinds
+ *                              in force (from the time model); asked only when such a fault fires
+ * @param applicationMasterNode the node whose first slot the AM's container holds
+ * @param seed                  the run's seed: where the splits' replicas are placed, and the fault
+ *                              timeline's draws (times, choices among nodes) as the harness makes them
+ * @param runIndex              the run's index, for a stratified fault time
  */
 public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
-    TaskTimes times, Latencies latencies, List<NodeLoss> nodeLosses, long seed) {
+    TaskTimes times, Latencies latencies, Timeline timeline, SimulatedFaults.Slowdowns slowdowns,
+    int applicationMasterNode, long seed, int runIndex) {
   public SimulationSpec {
     jobProperties = Map.copyOf(jobProperties);
-    nodeLosses = List.copyOf(nodeLosses);
+    timeline = timeline == null ? Timeline.none() : timeline;
+    slowdowns = slowdowns == null ? SimulationSpec::noSlowdownModel : slowdowns;
+    if (applicationMasterNode < 0 || applicationMasterNode >= cluster.nodes().size()) {
+      throw new IllegalArgumentException("applicationMasterNode: expected a node index below "
+          + cluster.nodes().size() + ", got " + applicationMasterNode);
+    }
+  }
+
+  /** A fault-free run of a job on a cluster, its AM on the first node. */
+  public static SimulationSpec of(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
+      TaskTimes times, Latencies latencies, long seed) {
+    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0,
+        seed, 0);
+  }
+
+  public SimulationSpec withFaults(Timeline faults, SimulatedFaults.Slowdowns model) {
+    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model,
+        applicationMasterNode, seed, runIndex);
+  }
+
+  private static double noSlowdownModel(Set<String> kinds) {
+    throw new IllegalArgumentException("the simulation has no time model for " + kinds + " faults");
   }
 }

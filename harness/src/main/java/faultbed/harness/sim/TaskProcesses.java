@@ -39,19 +39,23 @@ final class TaskProcesses {
     final TaskAttemptId attempt;
     final Containers.Held container;
     final long launch;
+    /** Progress is linear from (workFrom, doneFrom) to the work's end; a change of speed moves both. */
+    long workFrom;
+    float doneFrom;
     boolean stopped;
     boolean workDone;
     long mapEnd;
     long shuffleEnd = -1;
     long sortEnd;
     long reduceEnd;
-    /** Bumped when a scheduled reduce end no longer holds (its shuffle restarted). */
+    /** Bumped when a scheduled end no longer holds (a reduce's shuffle restarted, the node's speed changed). */
     int generation;
 
     Process(TaskAttemptId attempt, Containers.Held container, long launch) {
       this.attempt = attempt;
       this.container = container;
       this.launch = launch;
+      this.workFrom = launch;
     }
 
     boolean isMap() {
@@ -95,8 +99,8 @@ final class TaskProcesses {
     Process process = new Process(container.attempt, container, loop.now());
     running.put(process.attempt, process);
     if (process.isMap()) {
-      process.mapEnd = process.launch + times.mapMillis(process.attempt, container.node.node);
-      loop.at(process.mapEnd, () -> mapDone(process));
+      process.mapEnd = process.launch + slowed(times.mapMillis(process.attempt, container.node.node), container.node);
+      scheduleMapEnd(process);
     } else {
       runningReduces.add(process);
       scheduleReduceEnd(process);
@@ -111,6 +115,80 @@ final class TaskProcesses {
       process.stopped = true;
       runningReduces.remove(process);
     }
+  }
+
+  /**
+   * A fault changes how much the node is slowed: the work left of every attempt running there takes
+   * that much longer (or shorter) from now; a reduce's shuffle and sort are not its node's work.
+   */
+  void speedChanged(LiveNode node, double slowdown) {
+    long now = loop.now();
+    double ratio = slowdown / node.faultSlowdown;
+    node.faultSlowdown = slowdown;
+    for (Process process : new ArrayList<>(running.values())) {
+      if (process.container.node != node || !process.live() || process.workDone) {
+        continue;
+      }
+      if (process.isMap()) {
+        process.doneFrom = workProgress(process, now, process.mapEnd);
+        process.workFrom = now;
+        process.mapEnd = now + Math.round((process.mapEnd - now) * ratio);
+        scheduleMapEnd(process);
+      } else if (process.shuffleEnd >= 0 && now < process.reduceEnd) {
+        long from = Math.max(now, process.sortEnd);
+        process.doneFrom = workProgress(process, from, process.reduceEnd);
+        process.workFrom = from;
+        process.reduceEnd = from + Math.round((process.reduceEnd - from) * ratio);
+        scheduleReduceDone(process);
+      }
+    }
+  }
+
+  private static long slowed(long millis, LiveNode node) {
+    return Math.round(millis * node.faultSlowdown);
+  }
+
+  private void scheduleMapEnd(Process map) {
+    int generation = ++map.generation;
+    loop.at(map.mapEnd, () -> {
+      if (map.generation == generation) {
+        mapDone(map);
+      }
+    });
+  }
+
+  /** How far a process's own work (a map, a reduce's reduce phase) that ends at {@code end} is at {@code now}. */
+  private static float workProgress(Process process, long now, long end) {
+    float share = (float) (now - process.workFrom) / Math.max(1, end - process.workFrom);
+    return Math.max(0f, Math.min(0.999f, process.doneFrom + (1 - process.doneFrom) * share));
+  }
+
+  /** Attempts running on the node, maps and reduces. */
+  int running(LiveNode node, TaskType type) {
+    int n = 0;
+    for (Process process : running.values()) {
+      if (process.container.node == node && process.live() && process.attempt.getTaskId().getTaskType() == type) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Map outputs the node holds that reducers would fetch now. */
+  int outputsOn(LiveNode node) {
+    int n = 0;
+    for (Output output : outputs) {
+      if (output != null && output.node == node) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Whether some reduce is copying map outputs. */
+  boolean reducerInShuffle() {
+    long now = loop.now();
+    return runningReduces.stream().anyMatch(r -> r.live() && (r.shuffleEnd < 0 || now < r.shuffleEnd));
   }
 
   /** Reads the job's completion events as they are dispatched, as reducers do by polling. */
@@ -159,7 +237,7 @@ final class TaskProcesses {
     long now = loop.now();
     TaskAttemptStatus status = status(process);
     if (process.isMap()) {
-      status.progress = Math.min(0.999f, (float) (now - process.launch) / (process.mapEnd - process.launch));
+      status.progress = workProgress(process, now, process.mapEnd);
       status.phase = Phase.MAP;
       status.stateString = "map";
     } else {
@@ -224,7 +302,7 @@ final class TaskProcesses {
       status.stateString = "reduce > reduce";
       status.shuffleFinishTime = reduce.shuffleEnd;
       status.sortFinishTime = reduce.sortEnd;
-      float done = Math.min(0.999f, (float) (now - reduce.sortEnd) / (reduce.reduceEnd - reduce.sortEnd));
+      float done = workProgress(reduce, now, reduce.reduceEnd);
       status.progress = 2f / 3 + done / 3f;
     }
   }
@@ -235,7 +313,14 @@ final class TaskProcesses {
     }
     reduce.shuffleEnd = Math.max(loop.now(), reduce.launch) + latencies.shuffleLag();
     reduce.sortEnd = reduce.shuffleEnd + latencies.sort();
-    reduce.reduceEnd = reduce.sortEnd + times.reduceMillis(reduce.attempt, reduce.container.node.node);
+    reduce.workFrom = reduce.sortEnd;
+    reduce.doneFrom = 0;
+    reduce.reduceEnd = reduce.sortEnd
+        + slowed(times.reduceMillis(reduce.attempt, reduce.container.node.node), reduce.container.node);
+    scheduleReduceDone(reduce);
+  }
+
+  private void scheduleReduceDone(Process reduce) {
     int generation = ++reduce.generation;
     loop.at(reduce.reduceEnd, () -> {
       if (reduce.generation == generation) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 class SimulationDeterminismTest {
   private static SimulationResult run(long seed) {
-    return Simulation.run(Specs.job(Specs.cluster(20).withSlowdown(3, 5.0), 200, 20, seed, Map.of(), List.of()));
+    return Simulation.run(Specs.job(Specs.cluster(20).withSlowdown(3, 5.0), 200, 20, seed, Map.of()));
   }
 
   @Test

@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
@@ -21,8 +24,9 @@ class SimulationNodeLossTest {
     SimulatedCluster cluster = Specs.cluster(20);
     String deadNode = cluster.node(DEAD).address();
     Latencies quickExpiry = new Latencies(1_000, 3_000, 500, 200, 1_000, 1_000, 1_000, 500, 2_000, 2_000, 5_000);
-    SimulationSpec spec = new SimulationSpec(cluster, 200, 20, Specs.NO_SPECULATION,
-        new NoisyTaskTimes(10_000, 20_000, 0.1, 3), quickExpiry, List.of(new NodeLoss(DEAD, DEATH)), 3);
+    SimulationSpec spec = SimulationSpec.of(cluster, 200, 20, Specs.NO_SPECULATION,
+        new NoisyTaskTimes(10_000, 20_000, 0.1, 3), quickExpiry, 3)
+        .withFaults(Timeline.at(Duration.ofMillis(DEATH)).inject(NodeCrash.on(Target.node(DEAD))), null);
 
     SimulationResult result = Simulation.run(spec);
 
@@ -37,5 +41,7 @@ class SimulationNodeLossTest {
           && !deadNode.equals(a.node()) && a.state() == TaskAttemptState.SUCCEEDED), task + " was not re-run");
     }
     assertEquals("SUCCEEDED", result.jobState());
+    assertEquals(DEAD, result.faults().get(0).node());
+    assertEquals(DEATH, result.faults().get(0).injectedMs());
   }
 }

@@ -16,9 +16,9 @@ class SimulationSpeculationTest {
 
   @Test
   void hadoopSpeculatesAMapOfTheSlowNodeElsewhereAndTheJobFinishesSooner() {
-    SimulationResult speculating = Simulation.run(Specs.job(CLUSTER, 200, 20, 7, Map.of(), List.of()));
+    SimulationResult speculating = Simulation.run(Specs.job(CLUSTER, 200, 20, 7, Map.of()));
     SimulationResult notSpeculating =
-        Simulation.run(Specs.job(CLUSTER, 200, 20, 7, Specs.NO_SPECULATION, List.of()));
+        Simulation.run(Specs.job(CLUSTER, 200, 20, 7, Specs.NO_SPECULATION));
 
     List<SimulatedAttempt> backups = speculating.attempts().stream()
         .filter(a -> a.speculative() && a.type() == TaskType.MAP).toList();

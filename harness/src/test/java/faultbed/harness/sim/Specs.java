@@ -1,6 +1,5 @@
 package faultbed.harness.sim;
 
-import java.util.List;
 import java.util.Map;
 
 /** Simulation specs the engine's tests share: 4 slots a node, 20 nodes a rack, default latencies. */
@@ -12,9 +11,9 @@ final class Specs {
   }
 
   static SimulationSpec job(SimulatedCluster cluster, int maps, int reduces, long seed,
-      Map<String, String> properties, List<NodeLoss> losses) {
-    return new SimulationSpec(cluster, maps, reduces, properties, new NoisyTaskTimes(10_000, 20_000, 0.1, seed),
-        Latencies.defaults(), losses, seed);
+      Map<String, String> properties) {
+    return SimulationSpec.of(cluster, maps, reduces, properties, new NoisyTaskTimes(10_000, 20_000, 0.1, seed),
+        Latencies.defaults(), seed);
   }
 
   static SimulatedCluster cluster(int nodes) {

@@ -116,6 +116,11 @@ public class PolicySpeculator extends AbstractService implements Speculator {
     log(started);
   }
 
+  /** How long the AM's thread waits between {@link #scan()}s: a second times the time scale, at least 100 ms. */
+  public long scanIntervalMs() {
+    return scanMs;
+  }
+
   @Override
   protected void serviceStart() throws Exception {
     scanner = new Thread(() -> {
@@ -191,7 +196,11 @@ public class PolicySpeculator extends AbstractService implements Speculator {
     }
   }
 
-  private synchronized void scan() {
+  /**
+   * One round: judge the backups just placed, then ask the policy which tasks to back up. The AM's
+   * thread calls it every {@link #scanIntervalMs()}; a driver on a virtual clock calls it itself.
+   */
+  public synchronized void scan() {
     for (JobId id : jobs) {
       Job job = context.getJob(id);
       if (job == null) {
@@ -344,7 +353,15 @@ public class PolicySpeculator extends AbstractService implements Speculator {
     };
   }
 
-  private static void log(Map<String, Object> entry) {
-    LOG.info(LOG_MARK + Json.write(entry));
+  private void log(Map<String, Object> entry) {
+    decided(LOG_MARK + Json.write(entry));
+  }
+
+  /**
+   * Where each decision line goes: the AM's log, where the harness reads it after the job. Called
+   * from the constructor too (the "configured" line), before a subclass's fields are set.
+   */
+  protected void decided(String line) {
+    LOG.info(line);
   }
 }

@@ -1,0 +1,274 @@
+package faultbed.harness.sim;
+
+import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timeline.Trigger;
+import faultbed.results.RunRecord.FaultEvent;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+import org.apache.hadoop.mapreduce.v2.app.job.Job;
+
+/**
+ * A run's fault timeline on virtual time, as the harness's FaultDriver plays it on a real cluster:
+ * the same draws from the run's seed (a uniform trigger's time, each step's order of preference
+ * among candidate nodes), the same targets, waiting while no node plays a role. A fault that stops a
+ * node (crash, stop) takes the node and its containers away; one that slows it (slow-node, cpu-hog,
+ * disk-load) makes its work take as much longer as the time model says the faults in force there do.
+ */
+final class SimulatedFaults {
+  /** How often a step waiting for a job event or for a role checks again, in virtual milliseconds. */
+  private static final long POLL_MILLIS = 100;
+
+  /** How much longer work takes on a node with these slowing fault kinds in force, from the time model. */
+  interface Slowdowns {
+    double of(Set<String> kinds);
+  }
+
+  private final class Armed {
+    final int order;
+    final Timeline.Step step;
+    final Long scheduledMs;
+    final List<Integer> preference;
+    boolean queued;
+    Integer node;
+    Long injectedMs;
+    Long healedMs;
+    String error;
+
+    Armed(int order, Timeline.Step step, Long scheduledMs, List<Integer> preference) {
+      this.order = order;
+      this.step = step;
+      this.scheduledMs = scheduledMs;
+      this.preference = preference;
+    }
+
+    boolean slows() {
+      return step.fault().effect().slowsNode();
+    }
+
+    boolean inForce() {
+      return injectedMs != null && healedMs == null;
+    }
+  }
+
+  private final EventLoop loop;
+  private final List<LiveNode> nodes;
+  private final int applicationMasterNode;
+  private final TaskProcesses processes;
+  private final NodeManagers nodeManagers;
+  private final Job job;
+  private final Slowdowns slowdowns;
+  private final List<Armed> armed = new ArrayList<>();
+  private long jobStart;
+  private boolean ended;
+
+  SimulatedFaults(EventLoop loop, List<LiveNode> nodes, int applicationMasterNode, TaskProcesses processes,
+      NodeManagers nodeManagers, Job job, Slowdowns slowdowns, Timeline timeline, long seed, int runIndex) {
+    this.loop = loop;
+    this.nodes = nodes;
+    this.applicationMasterNode = applicationMasterNode;
+    this.processes = processes;
+    this.nodeManagers = nodeManagers;
+    this.job = job;
+    this.slowdowns = slowdowns;
+    // The draws FaultDriver makes, in its order, so a seed means the same times and choices here.
+    Random times = new Random(seed);
+    SplittableRandom nodeChoices = new SplittableRandom(seed);
+    for (Timeline.Step s : timeline.steps()) {
+      Long scheduled = null;
+      if (s.trigger() instanceof Trigger.At at) {
+        scheduled = at.offset().toMillis();
+      } else if (s.trigger() instanceof Trigger.Uniform u) {
+        scheduled = u.pickMs(runIndex, times.nextDouble());
+      }
+      List<Integer> preference = new ArrayList<>();
+      for (int i = 0; i < nodes.size(); i++) {
+        preference.add(i);
+      }
+      Collections.shuffle(preference, new Random(nodeChoices.split().nextLong()));
+      armed.add(new Armed(armed.size(), s, scheduled, preference));
+    }
+  }
+
+  /** The job has started: timed steps fall due from now, event steps are watched for. */
+  void start(long jobStartTime) {
+    this.jobStart = jobStartTime;
+    for (Armed a : armed) {
+      if (a.scheduledMs != null) {
+        a.queued = true;
+        loop.at(jobStart + a.scheduledMs, () -> fire(a));
+      }
+    }
+    if (armed.stream().anyMatch(a -> !a.queued)) {
+      loop.after(POLL_MILLIS, this::watchEvents);
+    }
+  }
+
+  private void watchEvents() {
+    if (ended) {
+      return;
+    }
+    boolean waiting = false;
+    for (Armed a : armed) {
+      if (a.queued) {
+        continue;
+      }
+      if (a.step.trigger() instanceof Trigger.On on && happened(on.event())) {
+        a.queued = true;
+        fire(a);
+      } else {
+        waiting = true;
+      }
+    }
+    if (waiting) {
+      loop.after(POLL_MILLIS, this::watchEvents);
+    }
+  }
+
+  private boolean happened(JobEvent event) {
+    if (event instanceof JobEvent.MapsCompleted m) {
+      return job.getCompletedMaps() >= m.count();
+    }
+    return processes.reducerInShuffle();
+  }
+
+  private void fire(Armed a) {
+    if (ended) {
+      return;
+    }
+    Integer node = resolve(a);
+    if (node == null) {
+      loop.after(POLL_MILLIS, () -> fire(a));
+      return;
+    }
+    LiveNode live = nodes.get(node);
+    a.node = node;
+    if (!live.alive && a.step.fault().needsLiveNode()) {
+      a.error = "node " + node + " was already down";
+      return;
+    }
+    a.injectedMs = loop.now() - jobStart;
+    Fault fault = a.step.fault();
+    if (fault.effect().stopsNode()) {
+      // A stopped NodeManager says goodbye to the RM, which marks it at once; a crashed one is
+      // noticed only at liveness expiry.
+      nodeManagers.kill(live, fault instanceof NodeStop);
+    } else {
+      changeSpeed(live);
+      if (fault.duration() != null) {
+        loop.after(fault.duration().toMillis(), () -> heal(a));
+      }
+    }
+  }
+
+  private void heal(Armed a) {
+    if (!a.inForce()) {
+      return;
+    }
+    a.healedMs = loop.now() - jobStart;
+    if (a.slows()) {
+      changeSpeed(nodes.get(a.node));
+    }
+  }
+
+  private void changeSpeed(LiveNode node) {
+    int index = nodes.indexOf(node);
+    Set<String> kinds = new TreeSet<>();
+    for (Armed a : armed) {
+      if (a.inForce() && a.slows() && a.node == index) {
+        kinds.add(a.step.fault().kind());
+      }
+    }
+    processes.speedChanged(node, kinds.isEmpty() ? 1.0 : slowdowns.of(kinds));
+  }
+
+  /** The job is over: what lasts "until the job ends" ends now, and no step fires any more. */
+  void jobEnded() {
+    for (Armed a : armed) {
+      if (a.inForce() && !a.step.fault().effect().stopsNode()) {
+        a.healedMs = loop.now() - jobStart;
+      }
+    }
+    ended = true;
+  }
+
+  private Integer resolve(Armed a) {
+    Target target = a.step.fault().target();
+    if (target instanceof Target.Index i) {
+      if (i.index() >= nodes.size()) {
+        throw new IllegalArgumentException("node: expected an index below " + nodes.size() + ", got " + i.index());
+      }
+      return i.index();
+    }
+    if (target instanceof Target.Same) {
+      return a.order == 0 ? null : armed.get(a.order - 1).node;
+    }
+    return candidates(target, n -> false).stream().min(Comparator.comparingInt(a.preference::indexOf)).orElse(null);
+  }
+
+  /** Live nodes that play the target's role now, among those not spared (as FaultDriver judges them). */
+  private List<Integer> candidates(Target target, Predicate<Integer> spared) {
+    if (target instanceof Target.SparingAm s) {
+      return candidates(s.choice(), spared.or(n -> n == applicationMasterNode));
+    }
+    if (target instanceof Target.SparingReducers s) {
+      return candidates(s.choice(), spared.or(n -> processes.running(nodes.get(n), TaskType.REDUCE) > 0));
+    }
+    List<Integer> up = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      if (nodes.get(i).alive && !spared.test(i)) {
+        up.add(i);
+      }
+    }
+    if (target instanceof Target.Role role) {
+      ToIntFunction<Integer> maps = n -> processes.outputsOn(nodes.get(n)) + processes.running(nodes.get(n), TaskType.MAP);
+      switch (role) {
+        case RANDOM -> { }
+        case RUNNING_REDUCER -> up.removeIf(n -> processes.running(nodes.get(n), TaskType.REDUCE) == 0);
+        case HOLDING_MAP_OUTPUTS -> up.removeIf(n -> processes.outputsOn(nodes.get(n)) == 0);
+        case APPLICATION_MASTER -> up.removeIf(n -> n != applicationMasterNode);
+        case IDLE -> up.removeIf(n -> n == applicationMasterNode || maps.applyAsInt(n) > 0
+            || processes.running(nodes.get(n), TaskType.REDUCE) > 0);
+        case MOST_MAPS -> {
+          int most = up.stream().mapToInt(maps).max().orElse(0);
+          up.removeIf(n -> most == 0 || maps.applyAsInt(n) < most);
+        }
+      }
+    }
+    return up;
+  }
+
+  /** What became of every step, in timeline order, as the record's faults; a step not injected leaves a note. */
+  List<FaultEvent> events(List<String> notes) {
+    List<FaultEvent> out = new ArrayList<>();
+    for (Armed a : armed) {
+      Fault fault = a.step.fault();
+      Map<String, String> detail = new LinkedHashMap<>();
+      if (a.error != null) {
+        detail.put("error", a.error);
+      }
+      if (a.injectedMs == null) {
+        notes.add("fault " + a.order + " (" + fault.kind() + ") was not injected: "
+            + (a.error != null ? a.error : "the job finished first"));
+      }
+      out.add(new FaultEvent(fault.kind(), a.node == null ? -1 : a.node, fault.target().describe(),
+          a.step.trigger().describe(), a.scheduledMs, a.injectedMs,
+          fault.effect().stopsNode() ? null : a.healedMs, detail, fault.effect()));
+    }
+    return out;
+  }
+}
