@@ -90,6 +90,32 @@ public abstract class Backend {
     return false;
   }
 
+  /**
+   * Why this backend cannot run {@code workload} under {@code timeline} with {@code speculation} on a
+   * cluster of {@code spec}, naming the scenario field (relative to the variant); empty when it can.
+   * Checked with the scenario, before anything starts.
+   */
+  public Optional<faultbed.harness.timeline.Fault.Unsupported> refusesRun(ClusterSpec spec,
+      faultbed.harness.workload.Workload workload, faultbed.harness.timeline.Timeline timeline, Speculation speculation) {
+    return Optional.empty();
+  }
+
+  /**
+   * Whether the cluster's nodes and their data live on this machine, so that its memory bounds how
+   * many nodes a scenario may ask for and its free disk how much input; a simulated cluster is not.
+   */
+  public boolean boundedByThisHost() {
+    return true;
+  }
+
+  /**
+   * Whether the cluster has real daemons a stock Hadoop client can submit to ({@code cluster up}
+   * serves them); a simulated cluster has none.
+   */
+  public boolean runsDaemons() {
+    return true;
+  }
+
   /** Heals what dead harnesses left, then starts a cluster of {@code spec}; each step goes to {@code log}. */
   public abstract Cluster start(ClusterSpec spec, Consumer<String> log);
 

@@ -132,6 +132,11 @@ final class ClusterCommand {
         throw new ScenarioException(overrides.inventory != null ? "--inventory" : "--backend", "'cluster up' starts a"
             + " cluster, and a remote one is up already: submit to it with its own client configuration");
       }
+      if (!cluster.backend().runsDaemons()) {
+        throw new ScenarioException(overrides.backend() != null ? "--backend" : "cluster.backend", "'cluster up' serves"
+            + " a cluster's daemons to stock clients, and the " + cluster.backend().name() + " backend has none;"
+            + " expected a backend that starts daemons, e.g. \"mini\"");
+      }
       return cluster.withHadoop(overrides.settings());
     }
 

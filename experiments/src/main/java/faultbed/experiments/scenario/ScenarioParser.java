@@ -113,7 +113,7 @@ public final class ScenarioParser {
       throw new ScenarioException("workload", "expected a workload, e.g. {\"type\": \"sort\", \"size\": \"64MB\"}");
     }
     ObjectNode workloadNode = object(root.get("workload"), "workload");
-    Workload workload = workload(workloadNode, "workload");
+    Workload workload = workload(workloadNode, "workload", cluster.backend().boundedByThisHost());
     List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
     Speculation speculation = speculation(root.get("speculation"), "speculation", Speculation.off());
     Duration jobLimit = root.has("jobLimit") ? positive(duration(root.get("jobLimit"), "jobLimit"), "jobLimit") : null;
@@ -142,7 +142,7 @@ public final class ScenarioParser {
         if (v.has("workload")) {
           ObjectNode merged = workloadNode.deepCopy();
           merged.setAll(object(v.get("workload"), at + ".workload"));
-          vw = workload(merged, at + ".workload");
+          vw = workload(merged, at + ".workload", vc.backend().boundedByThisHost());
         }
         if (v.has("faults") && v.has("faults+")) {
           throw new ScenarioException(at, "expected \"faults\" (replace) or \"faults+\" (add), not both");
@@ -183,8 +183,15 @@ public final class ScenarioParser {
     object(n, at);
     onlyKnown(n, at + ".", CLUSTER);
     ClusterSpec c = base;
+    if (n.has("backend")) {
+      c = c.withBackend(backend(n.get("backend").isTextual() ? n.get("backend").asText() : n.get("backend").toString(),
+          at + ".backend"));
+    }
     if (n.has("nodes")) {
-      c = c.withNodes(nodes(integer(n.get("nodes"), at + ".nodes", 1), at + ".nodes"));
+      long nodes = integer(n.get("nodes"), at + ".nodes", 1);
+      // this machine's memory bounds nodes that run on it; a backend whose nodes do not says its own limit
+      c = c.withNodes(c.backend().boundedByThisHost() ? nodes(nodes, at + ".nodes")
+          : (int) Math.min(nodes, Integer.MAX_VALUE));
     }
     if (n.has("nodeMemoryMb")) {
       c = c.withNodeMemoryMb((int) integer(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
@@ -204,10 +211,6 @@ public final class ScenarioParser {
     }
     if (n.has("network")) {
       c = c.withNetwork(network(n.get("network"), at + ".network"));
-    }
-    if (n.has("backend")) {
-      c = c.withBackend(backend(n.get("backend").isTextual() ? n.get("backend").asText() : n.get("backend").toString(),
-          at + ".backend"));
     }
     if (n.has("inventory")) {
       String file = text(n.get("inventory"), at + ".inventory");
@@ -281,6 +284,9 @@ public final class ScenarioParser {
         throw new ScenarioException(at + "faults[" + index + "]." + u.field(), u.why());
       });
     }
+    v.cluster().backend().refusesRun(v.cluster(), v.workload(), v.timeline(), v.speculation()).ifPresent(u -> {
+      throw new ScenarioException(at + u.field(), u.why());
+    });
   }
 
   /**
@@ -344,17 +350,18 @@ public final class ScenarioParser {
   }
 
   /** A workload object; {@code "concurrentJobs": n} runs n copies at once (seed 003's Figure 5). */
-  private static Workload workload(JsonNode n, String at) {
+  /** A workload; {@code onThisHost}: its input is kept on this machine, whose free disk bounds its size. */
+  private static Workload workload(JsonNode n, String at, boolean onThisHost) {
     if (n.has("concurrentJobs")) {
       int jobs = (int) integer(n.get("concurrentJobs"), at + ".concurrentJobs", 1);
       ObjectNode single = ((ObjectNode) n).deepCopy();
       single.remove("concurrentJobs");
-      return workloadOfType(single, at).withConcurrentJobs(jobs);
+      return workloadOfType(single, at, onThisHost).withConcurrentJobs(jobs);
     }
-    return workloadOfType(n, at);
+    return workloadOfType(n, at, onThisHost);
   }
 
-  private static Workload workloadOfType(JsonNode n, String at) {
+  private static Workload workloadOfType(JsonNode n, String at, boolean onThisHost) {
     if (!n.has("type")) {
       throw new ScenarioException(at + ".type", "expected one of " + WORKLOAD_TYPES);
     }
@@ -366,7 +373,7 @@ public final class ScenarioParser {
           if (!n.has("size")) {
             throw new ScenarioException(at + ".size", "expected an input size such as \"64MB\"");
           }
-          long bytes = bytes(n.get("size"), at + ".size");
+          long bytes = bytes(n.get("size"), at + ".size", onThisHost);
           int maps = n.has("maps") ? (int) integer(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
           int reduces = n.has("reduces") ? (int) integer(n.get("reduces"), at + ".reduces", 0)
               : Workloads.DEFAULT_REDUCES;
@@ -574,7 +581,7 @@ public final class ScenarioParser {
 
       @Override
       public java.util.Optional<Long> bytes(String field) {
-        return read(field, ScenarioParser::bytes);
+        return read(field, (x, at) -> ScenarioParser.bytes(x, at, true));
       }
 
       @Override
@@ -748,7 +755,7 @@ public final class ScenarioParser {
     return Duration.ofMillis(Math.round(ms));
   }
 
-  private static long bytes(JsonNode n, String at) {
+  private static long bytes(JsonNode n, String at, boolean onThisHost) {
     if (!n.isTextual() && !n.isIntegralNumber()) {
       throw new ScenarioException(at, "expected a size such as \"64MB\"");
     }
@@ -757,7 +764,7 @@ public final class ScenarioParser {
       if (b <= 0) {
         throw new ScenarioException(at, "expected a positive size, got \"" + n.asText() + "\"");
       }
-      long most = HostLimits.inputBytes();
+      long most = onThisHost ? HostLimits.inputBytes() : Long.MAX_VALUE;
       if (b > most) {
         throw new ScenarioException(at, "expected at most " + (most >> 20) + "MB (a quarter of the free space where"
             + " the nodes keep their data: input, map outputs and output), got \"" + n.asText() + "\"");

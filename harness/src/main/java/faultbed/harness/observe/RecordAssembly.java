@@ -28,7 +28,7 @@ import org.apache.hadoop.mapreduce.jobhistory.JobHistoryParser.JobInfo;
  * every ApplicationMaster attempt, the NodeManagers' container logs, the job's output read back,
  * and the settings the job ran with.
  */
-final class RecordAssembly {
+public final class RecordAssembly {
   private RecordAssembly() {}
 
   /** Settings recorded in every run whether the scenario set them or not: the ones faults interact with. */
@@ -185,7 +185,7 @@ final class RecordAssembly {
     return seen;
   }
 
-  static Map<String, String> settingsInForce(Configuration jobConf, java.util.Set<String> setByScenario) {
+  public static Map<String, String> settingsInForce(Configuration jobConf, java.util.Set<String> setByScenario) {
     JobConf c = new JobConf(jobConf);
     Map<String, String> out = new TreeMap<>();
     // every key the scenario or -D set, with the value the job saw (time compression may have rescaled it)

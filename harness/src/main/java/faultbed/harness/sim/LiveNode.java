@@ -9,16 +9,25 @@ final class LiveNode {
   private static final int NM_HTTP_PORT = 8042;
 
   final SimulatedNode node;
+  /** Its place in the cluster's list: the node's number in records. */
+  final int index;
   final NodeId nodeId;
   final String httpAddress;
   int freeSlots;
   boolean alive = true;
   long deathTime = -1;
-  /** How many times longer work takes here because of faults in force (1 for none). */
-  double faultSlowdown = 1;
+  /** The machine whose cores it shares (a machine of its own on a real cluster). */
+  Machine machine;
+  /** Threads that faults keep busy here, competing with its tasks for the CPU. */
+  int spinners;
+  /** Its cgroup's CPU limit in cores, infinite for none. */
+  double cpuLimit = Double.POSITIVE_INFINITY;
+  /** How many times longer work takes here for what faults do besides using CPU (disk contention), from the model. */
+  double otherSlowdown = 1;
 
-  LiveNode(SimulatedNode node) {
+  LiveNode(SimulatedNode node, int index) {
     this.node = node;
+    this.index = index;
     this.nodeId = NodeId.newInstance(node.address(), NM_PORT);
     this.httpAddress = node.address() + ":" + NM_HTTP_PORT;
     this.freeSlots = node.slots();

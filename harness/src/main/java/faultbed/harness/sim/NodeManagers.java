@@ -1,5 +1,8 @@
 package faultbed.harness.sim;
 
+import faultbed.results.RunRecord.NodeTransition;
+import java.util.ArrayList;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,6 +38,8 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
   private final Containers containers;
   private final TaskProcesses processes;
   private final Latencies latencies;
+  /** What the ResourceManager said of nodes, as the record's node transitions (times in virtual ms). */
+  final List<NodeTransition> transitions = new ArrayList<>();
 
   NodeManagers(EventLoop loop, EventHandler<Event> events, JobId jobId, Containers containers,
       TaskProcesses processes, Latencies latencies) {
@@ -89,6 +94,7 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
 
   private void reportLost(LiveNode node, NodeState state) {
     Resource capability = Resource.newInstance(node.node.slots() * 1024, node.node.slots());
+    transitions.add(new NodeTransition(node.index, node.nodeId.toString(), "RUNNING", state.toString(), loop.now()));
     NodeReport report = NodeReport.newInstance(node.nodeId, state, node.httpAddress, node.node.rack(),
         Resource.newInstance(0, 0), capability, 0, state.toString().toLowerCase(java.util.Locale.ROOT), loop.now());
     events.handle(new JobUpdatedNodesEvent(jobId, List.of(report)));

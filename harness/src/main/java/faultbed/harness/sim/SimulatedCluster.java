@@ -7,6 +7,7 @@ import java.util.List;
 public record SimulatedCluster(List<SimulatedNode> nodes) {
   /** 198.18.1.10 upwards, 200 addresses per third octet: room for 50,800 nodes. */
   private static final int PER_OCTET = 200;
+  public static final int MAX_NODES = 254 * PER_OCTET;
 
   public SimulatedCluster {
     nodes = List.copyOf(nodes);
@@ -15,15 +16,20 @@ public record SimulatedCluster(List<SimulatedNode> nodes) {
     }
   }
 
-  /** Healthy nodes with the same number of slots, nodesPerRack to a rack. */
+  /** Healthy nodes with the same number of slots, a core a slot, nodesPerRack to a rack. */
   public static SimulatedCluster uniform(int nodeCount, int slotsPerNode, int nodesPerRack) {
-    if (nodeCount > 254 * PER_OCTET) {
-      throw new IllegalArgumentException("at most " + 254 * PER_OCTET + " nodes: " + nodeCount);
+    return uniform(nodeCount, slotsPerNode, slotsPerNode, nodesPerRack);
+  }
+
+  /** Healthy nodes with the same number of slots and cores, nodesPerRack to a rack. */
+  public static SimulatedCluster uniform(int nodeCount, int slotsPerNode, double coresPerNode, int nodesPerRack) {
+    if (nodeCount > MAX_NODES) {
+      throw new IllegalArgumentException("at most " + MAX_NODES + " nodes: " + nodeCount);
     }
     List<SimulatedNode> nodes = new ArrayList<>(nodeCount);
     for (int i = 0; i < nodeCount; i++) {
       String address = "198.18." + (1 + i / PER_OCTET) + "." + (10 + i % PER_OCTET);
-      nodes.add(new SimulatedNode(address, "/rack" + i / nodesPerRack, slotsPerNode, 1.0));
+      nodes.add(new SimulatedNode(address, "/rack" + i / nodesPerRack, slotsPerNode, coresPerNode, 1.0));
     }
     return new SimulatedCluster(nodes);
   }

@@ -1,8 +1,11 @@
 package faultbed.harness.sim;
 
+import faultbed.harness.timeline.CpuHog;
+import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.SlowNode;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.timeline.Trigger;
@@ -33,7 +36,10 @@ final class SimulatedFaults {
   /** How often a step waiting for a job event or for a role checks again, in virtual milliseconds. */
   private static final long POLL_MILLIS = 100;
 
-  /** How much longer work takes on a node with these slowing fault kinds in force, from the time model. */
+  /**
+   * How many times longer work takes on a node with these slowing fault kinds in force, beyond the
+   * CPU they take or limit (which the simulation shares out itself): the time model's residual.
+   */
   interface Slowdowns {
     double of(Set<String> kinds);
   }
@@ -168,7 +174,8 @@ final class SimulatedFaults {
       // noticed only at liveness expiry.
       nodeManagers.kill(live, fault instanceof NodeStop);
     } else {
-      changeSpeed(live);
+      // after every other step due at this instant, so faults made together take effect together
+      loop.after(0, () -> changeSpeed(live));
       if (fault.duration() != null) {
         loop.after(fault.duration().toMillis(), () -> heal(a));
       }
@@ -185,15 +192,40 @@ final class SimulatedFaults {
     }
   }
 
+  /**
+   * The node's load as the faults in force make it: CPU spinners compete with its tasks, a CPU limit
+   * caps its cgroup, and what else they do (disk contention) slows its work by the model's residual.
+   */
   private void changeSpeed(LiveNode node) {
-    int index = nodes.indexOf(node);
-    Set<String> kinds = new TreeSet<>();
+    int spinners = 0;
+    double limit = Double.POSITIVE_INFINITY;
+    Set<String> other = new TreeSet<>();
     for (Armed a : armed) {
-      if (a.inForce() && a.slows() && a.node == index) {
-        kinds.add(a.step.fault().kind());
+      if (!a.inForce() || !a.slows() || a.node != node.index) {
+        continue;
+      }
+      Fault fault = a.step.fault();
+      if (fault instanceof CpuHog hog) {
+        spinners += hog.spinners();
+      } else if (fault instanceof SlowNode slow && slow.cpuCores() != null) {
+        limit = Math.min(limit, slow.cpuCores());
+      }
+      if (beyondCpu(fault)) {
+        other.add(fault.kind());
       }
     }
-    processes.speedChanged(node, kinds.isEmpty() ? 1.0 : slowdowns.of(kinds));
+    node.spinners = spinners;
+    node.cpuLimit = limit;
+    node.otherSlowdown = other.isEmpty() ? 1 : slowdowns.of(other);
+    processes.reshare(node.machine);
+  }
+
+  /** Whether a slowing fault does more than use or limit CPU (which the simulation shares out itself). */
+  static boolean beyondCpu(Fault fault) {
+    if (fault instanceof CpuHog) {
+      return false;
+    }
+    return !(fault instanceof SlowNode slow) || slow.readBytesPerSecond() != null || slow.writeBytesPerSecond() != null;
   }
 
   /** The job is over: what lasts "until the job ends" ends now, and no step fires any more. */
@@ -252,12 +284,33 @@ final class SimulatedFaults {
     return up;
   }
 
+  /** What a real injection of the fault notes about it, so a record reads the same whichever backend made it. */
+  private static Map<String, String> detail(Fault fault) {
+    Map<String, String> detail = new LinkedHashMap<>();
+    if (fault instanceof CpuHog hog) {
+      detail.put("spinners", Integer.toString(hog.spinners()));
+    } else if (fault instanceof SlowNode slow) {
+      if (slow.cpuCores() != null) {
+        detail.put("cpuCores", slow.cpuCores().toString());
+      }
+      if (slow.readBytesPerSecond() != null) {
+        detail.put("readBytesPerSecond", slow.readBytesPerSecond().toString());
+      }
+      if (slow.writeBytesPerSecond() != null) {
+        detail.put("writeBytesPerSecond", slow.writeBytesPerSecond().toString());
+      }
+    } else if (fault instanceof DiskLoad load) {
+      detail.put("writers", Integer.toString(load.writers()));
+    }
+    return detail;
+  }
+
   /** What became of every step, in timeline order, as the record's faults; a step not injected leaves a note. */
   List<FaultEvent> events(List<String> notes) {
     List<FaultEvent> out = new ArrayList<>();
     for (Armed a : armed) {
       Fault fault = a.step.fault();
-      Map<String, String> detail = new LinkedHashMap<>();
+      Map<String, String> detail = a.injectedMs == null ? new LinkedHashMap<>() : detail(fault);
       if (a.error != null) {
         detail.put("error", a.error);
       }

@@ -5,16 +5,17 @@ package faultbed.harness.sim;
  *
  * @param address  an IPv4 literal in 198.18.0.0/15 (reserved for benchmarking): Hadoop parses it
  *                 without a hosts file or DNS; Simulation keeps Hadoop from looking up its name
+ * @param cores    its CPU cores, when it is a machine of its own
  * @param slowdown how many times longer its tasks take than on a healthy node (1 for healthy)
  */
-public record SimulatedNode(String address, String rack, int slots, double slowdown) {
+public record SimulatedNode(String address, String rack, int slots, double cores, double slowdown) {
   public SimulatedNode {
-    if (slots < 1 || slowdown <= 0) {
-      throw new IllegalArgumentException("a node needs a slot and a positive slow-down: " + address);
+    if (slots < 1 || !(cores > 0) || slowdown <= 0) {
+      throw new IllegalArgumentException("a node needs a slot, cores and a positive slow-down: " + address);
     }
   }
 
   public SimulatedNode withSlowdown(double factor) {
-    return new SimulatedNode(address, rack, slots, factor);
+    return new SimulatedNode(address, rack, slots, cores, factor);
   }
 }

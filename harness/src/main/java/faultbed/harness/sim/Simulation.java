@@ -100,9 +100,12 @@ public final class Simulation {
   private SimulationResult run(Path staging) throws IOException {
     List<LiveNode> nodes = new ArrayList<>();
     Map<String, Integer> nodeIndex = new HashMap<>();
+    Machine shared = spec.sharedCores() > 0 ? new Machine(spec.sharedCores()) : null;
     for (SimulatedNode node : spec.cluster().nodes()) {
       nodeIndex.put(node.address() + ":" + LiveNode.NM_PORT, nodes.size());
-      nodes.add(new LiveNode(node));
+      LiveNode live = new LiveNode(node, nodes.size());
+      (shared != null ? shared : new Machine(node.cores())).add(live);
+      nodes.add(live);
       SimulatedRackMapping.place(node);
       // TaskAttemptImpl names a launched attempt's node with NetUtils.createSocketAddr(..).getHostName(),
       // a reverse DNS lookup for an address literal, unless NetUtils has it as a static resolution.
@@ -176,8 +179,10 @@ public final class Simulation {
     List<RunRecord.FaultEvent> faultEvents = faults.events(notes);
     decisions.addAll(SpeculationLogReader.policyDecisions(speculator.logsNothing() ? List.of() : speculator.logLines(), nodeIndex, jobStart));
     decisions.sort(Comparator.comparingLong(SpeculationEvent::atMs));
+    List<RunRecord.NodeTransition> transitions = nodeManagers.transitions.stream()
+        .map(t -> new RunRecord.NodeTransition(t.node(), t.nodeId(), t.from(), t.to(), t.atMs() - jobStart)).toList();
     return new SimulationResult(job.getState().toString(), jobEnd < 0 ? -1 : jobEnd - jobStart,
-        attempts(job), faultEvents, decisions, notes);
+        attempts(job), faultEvents, decisions, transitions, job.getDiagnostics(), notes);
   }
 
   /** Hadoop's DefaultSpeculator asked for a backup of {@code task}: the original is its attempt still running. */
@@ -304,6 +309,12 @@ public final class Simulation {
     throw new IllegalArgumentException(MRJobConfig.MR_AM_JOB_SPECULATOR + ": the simulation drives "
         + DefaultSpeculator.class.getName() + " and " + PolicySpeculator.class.getName()
         + " on its clock; expected one of them, got " + name);
+  }
+
+  /** Whether the simulation can drive this speculator class on its clock. */
+  static boolean drives(String speculatorClass) {
+    return speculatorClass.equals(DefaultSpeculator.class.getName())
+        || speculatorClass.equals(PolicySpeculator.class.getName());
   }
 
   /**

@@ -12,6 +12,9 @@ import java.util.Set;
  * @param timeline              the run's faults, played as on a real cluster
  * @param slowdowns             how much longer work takes on a node with these slowing fault kinds
  *                              in force (from the time model); asked only when such a fault fires
+ * @param sharedCores           when positive, every node is on one machine of this many cores (as
+ *                              faultbed's own backends run a cluster); otherwise each node is a
+ *                              machine of its own with its node's cores
  * @param applicationMasterNode the node whose first slot the AM's container holds
  * @param seed                  the run's seed: where the splits' replicas are placed, and the fault
  *                              timeline's draws (times, choices among nodes) as the harness makes them
@@ -19,7 +22,7 @@ import java.util.Set;
  */
 public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
     TaskTimes times, Latencies latencies, Timeline timeline, SimulatedFaults.Slowdowns slowdowns,
-    int applicationMasterNode, long seed, int runIndex) {
+    double sharedCores, int applicationMasterNode, long seed, int runIndex) {
   public SimulationSpec {
     jobProperties = Map.copyOf(jobProperties);
     timeline = timeline == null ? Timeline.none() : timeline;
@@ -33,12 +36,12 @@ public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Ma
   /** A fault-free run of a job on a cluster, its AM on the first node. */
   public static SimulationSpec of(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
       TaskTimes times, Latencies latencies, long seed) {
-    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0,
+    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0, 0,
         seed, 0);
   }
 
   public SimulationSpec withFaults(Timeline faults, SimulatedFaults.Slowdowns model) {
-    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model,
+    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model, sharedCores,
         applicationMasterNode, seed, runIndex);
   }
 

@@ -1,5 +1,6 @@
 package faultbed.harness.sim;
 
+import faultbed.harness.timemodel.CpuSharing;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,12 +40,16 @@ final class TaskProcesses {
     final TaskAttemptId attempt;
     final Containers.Held container;
     final long launch;
-    /** Progress is linear from (workFrom, doneFrom) to the work's end; a change of speed moves both. */
-    long workFrom;
-    float doneFrom;
+    /** The CPU work of a map, or of a reduce's reduce phase, in milliseconds of one core. */
+    double work;
+    /** Work left at {@code since}, done from then at {@code rate} cores while it runs. */
+    double workLeft;
+    double rate;
+    long since;
+    /** It is using the CPU: a map from launch, a reduce in its reduce phase, until its work is done. */
+    boolean runnable;
     boolean stopped;
     boolean workDone;
-    long mapEnd;
     long shuffleEnd = -1;
     long sortEnd;
     long reduceEnd;
@@ -55,7 +60,16 @@ final class TaskProcesses {
       this.attempt = attempt;
       this.container = container;
       this.launch = launch;
-      this.workFrom = launch;
+      this.since = launch;
+    }
+
+    /** Work left now, at the rate it has had since {@code since}. */
+    double workLeft(long now) {
+      return runnable ? Math.max(0, workLeft - rate * (now - since)) : workLeft;
+    }
+
+    float progress(long now) {
+      return work <= 0 ? 0.999f : (float) Math.min(0.999, 1 - workLeft(now) / work);
     }
 
     boolean isMap() {
@@ -99,8 +113,10 @@ final class TaskProcesses {
     Process process = new Process(container.attempt, container, loop.now());
     running.put(process.attempt, process);
     if (process.isMap()) {
-      process.mapEnd = process.launch + slowed(times.mapMillis(process.attempt, container.node.node), container.node);
-      scheduleMapEnd(process);
+      process.work = times.mapMillis(process.attempt, container.node.node);
+      process.workLeft = process.work;
+      process.runnable = true;
+      reshare(container.node.machine);
     } else {
       runningReduces.add(process);
       scheduleReduceEnd(process);
@@ -114,53 +130,63 @@ final class TaskProcesses {
     if (process != null) {
       process.stopped = true;
       runningReduces.remove(process);
+      if (process.runnable) {
+        process.runnable = false;
+        reshare(process.container.node.machine);
+      }
     }
   }
 
   /**
-   * A fault changes how much the node is slowed: the work left of every attempt running there takes
-   * that much longer (or shorter) from now; a reduce's shuffle and sort are not its node's work.
+   * The machine's runnable threads changed (a task started, finished or stopped, a fault changed a
+   * node's load or limit): every runnable task there takes its new share of the cores from now, its
+   * work left carried over, and its end moves accordingly.
    */
-  void speedChanged(LiveNode node, double slowdown) {
+  void reshare(Machine machine) {
     long now = loop.now();
-    double ratio = slowdown / node.faultSlowdown;
-    node.faultSlowdown = slowdown;
-    for (Process process : new ArrayList<>(running.values())) {
-      if (process.container.node != node || !process.live() || process.workDone) {
-        continue;
+    List<CpuSharing.NodeLoad> loads = new ArrayList<>();
+    int[] tasks = new int[machine.nodes.size()];
+    List<Process> runnable = new ArrayList<>();
+    for (Process process : running.values()) {
+      if (process.runnable && process.live() && process.container.node.machine == machine) {
+        runnable.add(process);
+        tasks[machine.nodes.indexOf(process.container.node)]++;
       }
-      if (process.isMap()) {
-        process.doneFrom = workProgress(process, now, process.mapEnd);
-        process.workFrom = now;
-        process.mapEnd = now + Math.round((process.mapEnd - now) * ratio);
-        scheduleMapEnd(process);
-      } else if (process.shuffleEnd >= 0 && now < process.reduceEnd) {
-        long from = Math.max(now, process.sortEnd);
-        process.doneFrom = workProgress(process, from, process.reduceEnd);
-        process.workFrom = from;
-        process.reduceEnd = from + Math.round((process.reduceEnd - from) * ratio);
-        scheduleReduceDone(process);
-      }
+    }
+    for (int i = 0; i < tasks.length; i++) {
+      LiveNode node = machine.nodes.get(i);
+      loads.add(new CpuSharing.NodeLoad(node.alive ? tasks[i] + node.spinners : 0, node.cpuLimit));
+    }
+    double[] perThread = CpuSharing.perThread(loads, machine.cores);
+    runnable.sort(java.util.Comparator.comparing(p -> p.attempt.toString()));
+    for (Process process : runnable) {
+      LiveNode node = process.container.node;
+      process.workLeft = process.workLeft(now);
+      process.since = now;
+      process.rate = perThread[machine.nodes.indexOf(node)] / node.otherSlowdown;
+      long end = now + (long) Math.ceil(process.workLeft / Math.max(process.rate, 1e-9));
+      int generation = ++process.generation;
+      loop.at(end, () -> {
+        if (process.generation == generation) {
+          workDone(process);
+        }
+      });
     }
   }
 
-  private static long slowed(long millis, LiveNode node) {
-    return Math.round(millis * node.faultSlowdown);
-  }
-
-  private void scheduleMapEnd(Process map) {
-    int generation = ++map.generation;
-    loop.at(map.mapEnd, () -> {
-      if (map.generation == generation) {
-        mapDone(map);
-      }
-    });
-  }
-
-  /** How far a process's own work (a map, a reduce's reduce phase) that ends at {@code end} is at {@code now}. */
-  private static float workProgress(Process process, long now, long end) {
-    float share = (float) (now - process.workFrom) / Math.max(1, end - process.workFrom);
-    return Math.max(0f, Math.min(0.999f, process.doneFrom + (1 - process.doneFrom) * share));
+  private void workDone(Process process) {
+    if (!process.live()) {
+      return;
+    }
+    process.workLeft = 0;
+    process.runnable = false;
+    reshare(process.container.node.machine);
+    if (process.isMap()) {
+      mapDone(process);
+    } else {
+      process.reduceEnd = loop.now();
+      reduceDone(process);
+    }
   }
 
   /** Attempts running on the node, maps and reduces. */
@@ -228,6 +254,7 @@ final class TaskProcesses {
         reduce.generation++;
       }
     }
+    reshare(node.machine); // its tasks no longer take a share
   }
 
   private void report(Process process) {
@@ -237,7 +264,7 @@ final class TaskProcesses {
     long now = loop.now();
     TaskAttemptStatus status = status(process);
     if (process.isMap()) {
-      status.progress = workProgress(process, now, process.mapEnd);
+      status.progress = process.progress(now);
       status.phase = Phase.MAP;
       status.stateString = "map";
     } else {
@@ -302,29 +329,27 @@ final class TaskProcesses {
       status.stateString = "reduce > reduce";
       status.shuffleFinishTime = reduce.shuffleEnd;
       status.sortFinishTime = reduce.sortEnd;
-      float done = workProgress(reduce, now, reduce.reduceEnd);
+      float done = reduce.runnable ? reduce.progress(now) : 0f;
       status.progress = 2f / 3 + done / 3f;
     }
   }
 
+  /** Once every map output is there: the shuffle ends after the lag, the sort after its time, then the reduce works. */
   private void scheduleReduceEnd(Process reduce) {
     if (!reduce.live() || reduce.shuffleEnd >= 0 || availableOutputs < outputs.length) {
       return;
     }
     reduce.shuffleEnd = Math.max(loop.now(), reduce.launch) + latencies.shuffleLag();
     reduce.sortEnd = reduce.shuffleEnd + latencies.sort();
-    reduce.workFrom = reduce.sortEnd;
-    reduce.doneFrom = 0;
-    reduce.reduceEnd = reduce.sortEnd
-        + slowed(times.reduceMillis(reduce.attempt, reduce.container.node.node), reduce.container.node);
-    scheduleReduceDone(reduce);
-  }
-
-  private void scheduleReduceDone(Process reduce) {
+    reduce.reduceEnd = -1;
     int generation = ++reduce.generation;
-    loop.at(reduce.reduceEnd, () -> {
-      if (reduce.generation == generation) {
-        reduceDone(reduce);
+    loop.at(reduce.sortEnd, () -> {
+      if (reduce.generation == generation && reduce.live()) {
+        reduce.work = times.reduceMillis(reduce.attempt, reduce.container.node.node);
+        reduce.workLeft = reduce.work;
+        reduce.since = loop.now();
+        reduce.runnable = true;
+        reshare(reduce.container.node.machine);
       }
     });
   }
@@ -343,7 +368,8 @@ final class TaskProcesses {
     status.sortFinishTime = reduce.sortEnd;
     send(status);
     events.handle(new TaskAttemptEvent(reduce.attempt, TaskAttemptEventType.TA_COMMIT_PENDING));
-    loop.after(COMMIT_POLL_MILLIS, () -> pollCanCommit(reduce));
+    // Task.commit asks canCommit at once (once the AM has heard commitPending), then once a second
+    loop.after(0, () -> pollCanCommit(reduce));
   }
 
   private void pollCanCommit(Process reduce) {

@@ -1,0 +1,94 @@
+package faultbed.experiments.cli;
+
+import faultbed.harness.timemodel.TimeModel;
+import faultbed.results.RunRecord;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Fits the time model the sim backend runs on from folders of real runs' records: per workload its
+ * task and phase times, the job's set-up and commit, and the slow-down of each set of slowing faults
+ * seen on a node. A scenario names the file in {@code cluster.hadoop["faultbed.sim.model"]}.
+ */
+@Command(name = "sim-model", mixinStandardHelpOptions = true,
+    description = "Fits the sim backend's time model from folders of real runs' records.")
+final class SimModelCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "DIR", arity = "1..*", description = "folders of run records of real clusters")
+  List<Path> dirs;
+
+  @Option(names = "--out", required = true, paramLabel = "FILE", description = "where to write the model (JSON)")
+  Path out;
+
+  @Option(names = "--name", paramLabel = "NAME", description = "what records simulated with it call the model"
+      + " (default: the file's name)")
+  String name;
+
+  @Option(names = "--variant", paramLabel = "NAME", description = "fit from these variants' runs only (repeatable),"
+      + " e.g. a suite's reference, so its other variants can be checked against the simulation")
+  List<String> variants = new ArrayList<>();
+
+  @Option(names = "--machine-cores", required = true, paramLabel = "N", description = "the cores of the machine the"
+      + " runs' nodes shared (faultbed's own backends run every node on one machine)")
+  double machineCores;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter err = spec.commandLine().getErr();
+    List<RunRecord> records = new ArrayList<>();
+    for (Path dir : dirs) {
+      var read = RecordsFolder.read(dir, err);
+      if (read.isEmpty()) {
+        return FaultbedCli.BAD_INPUT;
+      }
+      read.get().stream().filter(r -> variants.isEmpty() || variants.contains(r.variant())).forEach(records::add);
+    }
+    if (records.isEmpty()) {
+      err.println("faultbed: --variant: expected variants the folders hold, got " + variants + " (no run of them)");
+      return FaultbedCli.BAD_INPUT;
+    }
+    if (records.stream().anyMatch(r -> r.cluster() != null && "sim".equals(r.cluster().backend()))) {
+      err.println("faultbed: DIR: expected records of real clusters, got simulated ones: a model is fitted to what"
+          + " Hadoop did on real nodes");
+      return FaultbedCli.BAD_INPUT;
+    }
+    if (!(machineCores > 0)) {
+      err.println("faultbed: --machine-cores: expected a positive number of cores, got " + machineCores);
+      return FaultbedCli.BAD_INPUT;
+    }
+    if (records.stream().anyMatch(r -> r.cluster() != null && "remote".equals(r.cluster().backend()))) {
+      err.println("faultbed: DIR: expected records of faultbed's own backends (all nodes on one machine), got runs"
+          + " of a remote cluster, whose nodes are machines of their own");
+      return FaultbedCli.BAD_INPUT;
+    }
+    String modelName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
+    TimeModel model;
+    try {
+      model = TimeModel.fit(modelName, records, machineCores);
+    } catch (IllegalArgumentException e) {
+      err.println("faultbed: DIR: " + e.getMessage());
+      return FaultbedCli.BAD_INPUT;
+    }
+    model.write(out);
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf("%s: fitted from %d runs of %s on %s cores%n", out, model.fittedFrom().runs(), model.fittedFrom().scenarios(),
+        machineCores);
+    model.workloads().forEach((type, w) -> o.printf("  %s: map %.0f ms of CPU (log sd %.2f, %d), reduce %.0f ms (%d),"
+        + " shuffle after the last map %.0f ms, sort %.0f ms%n", type, w.map().medianMs(), w.map().logSd(), w.map().n(),
+        w.reduce().medianMs(), w.reduce().n(), w.shuffleLag().medianMs(), w.sort().medianMs()));
+    o.printf("  job set-up %d ms, commit %d ms%n", model.jobSetupMs(), model.jobCommitMs());
+    model.slowdowns().forEach(s -> o.printf("  %s on a node, beyond CPU: x%.2f (%d attempts)%n", String.join(" + ", s.kinds()),
+        s.factor(), s.attempts()));
+    return 0;
+  }
+}

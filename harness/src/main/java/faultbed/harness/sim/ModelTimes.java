@@ -1,0 +1,54 @@
+package faultbed.harness.sim;
+
+import faultbed.harness.timemodel.TimeModel;
+import java.util.SplittableRandom;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
+import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
+
+/** What a simulated cluster takes from a {@link TimeModel}: its delays, and its tasks' work. */
+final class ModelTimes {
+  /** The container launch the records do not show (the NodeManager starts the JVM the attempt's time includes). */
+  private static final long LAUNCH_MS = 200;
+
+  private ModelTimes() {}
+
+  /**
+   * The job-level delays: the model's set-up and commit, Hadoop's report and heartbeat intervals and
+   * liveness expiry as the job's configuration sets them. A task's own commit takes no time of its
+   * own here: the records count it in the reduce's time, so the fit counts it in the reduce's work.
+   */
+  static Latencies latencies(TimeModel model, TimeModel.WorkloadTimes w, long reportMs, long heartbeatMs,
+      long nodeExpiryMs) {
+    Latencies d = Latencies.defaults();
+    return new Latencies(LAUNCH_MS, reportMs, d.containerExit(), d.cleanup(), heartbeatMs,
+        Math.max(0, model.jobSetupMs() - heartbeatMs - LAUNCH_MS), model.jobCommitMs(), 0,
+        Math.round(w.shuffleLag().medianMs()), Math.round(w.sort().medianMs()), nodeExpiryMs);
+  }
+
+  /**
+   * Task work drawn from the model for a job reading {@code bytesPerMap} a map (0: as fitted), in
+   * milliseconds of one core. Each attempt's draw is keyed by the run's seed and the attempt's
+   * identity, so the variants of a block see the same work for the same attempts (common random
+   * numbers).
+   */
+  static TaskTimes taskTimes(TimeModel.WorkloadTimes w, long bytesPerMap, long seed) {
+    double scale = bytesPerMap <= 0 || w.bytesPerMap() <= 0 ? 1 : bytesPerMap / (double) w.bytesPerMap();
+    return new TaskTimes() {
+      @Override
+      public long mapMillis(TaskAttemptId attempt, SimulatedNode node) {
+        return Math.round(w.map().draw(random(attempt)) * scale * node.slowdown());
+      }
+
+      @Override
+      public long reduceMillis(TaskAttemptId attempt, SimulatedNode node) {
+        return Math.round(w.reduce().draw(random(attempt)) * node.slowdown());
+      }
+
+      private SplittableRandom random(TaskAttemptId attempt) {
+        long identity = attempt.getTaskId().getId() * 1_000_003L + attempt.getId() * 7919L
+            + (attempt.getTaskId().getTaskType() == TaskType.MAP ? 0 : 17);
+        return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + identity);
+      }
+    };
+  }
+}

@@ -1,0 +1,145 @@
+package faultbed.harness.sim;
+
+import faultbed.faults.Capability;
+import faultbed.harness.Backend;
+import faultbed.harness.Cluster;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.NetworkBackend;
+import faultbed.harness.Speculation;
+import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timemodel.TimeModel;
+import faultbed.harness.workload.Workload;
+import java.io.UncheckedIOException;
+import java.util.TreeSet;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * {@code sim}: Hadoop's own ApplicationMaster on a simulated cluster of any size, on a virtual
+ * clock in the harness's JVM (see {@link Simulation}); a time model fitted from real records
+ * supplies how long work takes. Nothing runs on this host's OS, so the host needs nothing and its
+ * memory and disk do not bound the cluster; faults are what the model can time: nodes that die or
+ * stop, and nodes slowed by the kinds it has fitted.
+ */
+public final class SimBackend extends Backend {
+  /** The fault kinds a simulated node can suffer; the rest act on links and packets the simulation has no model of. */
+  static final List<String> KINDS = List.of("crash", "stop", "slow-node", "cpu-hog", "disk-load");
+
+  public SimBackend() {
+    super("sim", "Hadoop's AM on a simulated cluster, virtual time");
+  }
+
+  /** Needs nothing of the host; a cluster larger than the simulated address space is refused. */
+  @Override
+  public List<String> problems(ClusterSpec spec) {
+    return spec.nodes() > SimulatedCluster.MAX_NODES ? List.of("cluster.nodes: expected at most "
+        + SimulatedCluster.MAX_NODES + " simulated nodes (one address each in 198.18.0.0/15), got " + spec.nodes())
+        : List.of();
+  }
+
+  @Override
+  public String requires(NetworkBackend network) {
+    return "nothing";
+  }
+
+  @Override
+  public Set<Capability> needs(Mechanism mechanism) {
+    return Set.of();
+  }
+
+  @Override
+  public Optional<String> refusesKind(String kind) {
+    return KINDS.contains(kind) ? Optional.empty() : Optional.of("the sim backend has no model of " + kind
+        + " faults; it simulates " + String.join(", ", KINDS));
+  }
+
+  /**
+   * What the simulation cannot time or drive: a workload or a set of slowing faults on one node the
+   * time model has not fitted, a speculator other than Hadoop's and faultbed's policies (its thread
+   * would run on the wall clock), or several jobs at once.
+   */
+  @Override
+  public Optional<Fault.Unsupported> refusesRun(ClusterSpec spec, Workload workload, Timeline timeline,
+      Speculation speculation) {
+    TimeModel model;
+    try {
+      model = SimCluster.model(spec);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.MODEL, e.getMessage()));
+    }
+    String shared = spec.hadoop().get(SimCluster.SHARED_CORES);
+    if (shared != null && !(parsePositive(shared) > 0)) {
+      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.SHARED_CORES, "expected a positive number of"
+          + " cores, e.g. \"2\", got \"" + shared + "\""));
+    }
+    if (workload.concurrentJobs() > 1) {
+      return Optional.of(new Fault.Unsupported("workload.concurrentJobs", "the simulation runs one job at a time;"
+          + " expected 1, got " + workload.concurrentJobs()));
+    }
+    if (!model.workloads().containsKey(workload.type())) {
+      return Optional.of(new Fault.Unsupported("workload.type", "the time model \"" + model.name() + "\" knows "
+          + new TreeSet<>(model.workloads().keySet()) + ", got \"" + workload.type() + "\"; fit one from runs of it (faultbed sim-model)"));
+    }
+    if (speculation.kind().equals("speculator") && !Simulation.drives(speculation.name())) {
+      return Optional.of(new Fault.Unsupported("speculation", "the simulation drives Hadoop's DefaultSpeculator and"
+          + " faultbed's policies on its virtual clock; a speculator class of its own runs a thread on the wall clock,"
+          + " got " + speculation.name()));
+    }
+    // Faults on one node: a chain of steps each aimed at "same" as the one before; faults due together
+    // take effect together, so a chain's whole set is what the model must have timed.
+    List<Set<String>> chains = new ArrayList<>();
+    for (Timeline.Step step : timeline.steps()) {
+      if (chains.isEmpty() || !(step.fault().target() instanceof Target.Same)) {
+        chains.add(new TreeSet<>());
+      }
+      if (step.fault().effect().slowsNode() && SimulatedFaults.beyondCpu(step.fault())) {
+        chains.get(chains.size() - 1).add(step.fault().kind());
+      }
+    }
+    for (Set<String> kinds : chains) {
+      try {
+        if (!kinds.isEmpty()) {
+          model.slowdown(kinds);
+        }
+      } catch (IllegalArgumentException e) {
+        return Optional.of(new Fault.Unsupported("faults", e.getMessage().replaceFirst("^faults: ", "")
+            + "; fit a model from runs with those faults (faultbed sim-model)"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static double parsePositive(String number) {
+    try {
+      return Double.parseDouble(number);
+    } catch (NumberFormatException e) {
+      return Double.NaN;
+    }
+  }
+
+  @Override
+  public Optional<String> refusesNetwork(NetworkBackend network) {
+    return network.isToxiproxy() ? Optional.of("the sim backend has no network to put Toxiproxy in front of;"
+        + " expected \"kernel\" (the default), got \"toxiproxy\"") : Optional.empty();
+  }
+
+  @Override
+  public boolean boundedByThisHost() {
+    return false;
+  }
+
+  @Override
+  public boolean runsDaemons() {
+    return false;
+  }
+
+  @Override
+  public Cluster start(ClusterSpec spec, Consumer<String> log) {
+    return new SimCluster(spec, log);
+  }
+}

@@ -1,0 +1,237 @@
+package faultbed.harness.sim;
+
+import faultbed.harness.Cluster;
+import faultbed.harness.ClusterDefaults;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.Node;
+import faultbed.harness.RunSpec;
+import faultbed.harness.observe.RecordAssembly;
+import faultbed.harness.observe.RunListener;
+import faultbed.harness.timeline.FaultContext;
+import faultbed.harness.timemodel.TimeModel;
+import faultbed.harness.workload.Workload;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.NodeInfo;
+import faultbed.results.RunRecord.NodeTransition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * A simulated cluster: each run is one {@link Simulation} of the run's job, faults and speculator on
+ * a cluster of {@code spec.nodes()} nodes, its times from the time model, assembled into the same
+ * run record a real cluster gives (times from the job's start; the model's set-up time stands for
+ * the AM's start). Configuration is faultbed's, as on the real backends: its defaults, the scenario's
+ * settings, the time scale's timers. Nothing is started, so there is nothing to reset or heal.
+ */
+final class SimCluster implements Cluster {
+  /** The cluster setting naming a model file; without it the shipped model times the runs. */
+  static final String MODEL = "faultbed.sim.model";
+  /**
+   * The cluster setting that puts every node on one machine of this many cores, as faultbed's own
+   * backends run a cluster (to simulate runs like theirs); without it each node is a machine of its
+   * own with {@code nodeVcores} cores, as on a real cluster.
+   */
+  static final String SHARED_CORES = "faultbed.sim.shared-cores";
+  /** Nodes per rack: a top-of-rack switch's worth, so a large cluster has racks as real ones do. */
+  private static final int NODES_PER_RACK = 40;
+
+  private final ClusterSpec spec;
+  private final TimeModel model;
+  private final String modelSource;
+  private final Path stateDir;
+  private final Configuration configuration;
+  private RunListener listener = new RunListener() { };
+
+  SimCluster(ClusterSpec spec, Consumer<String> log) {
+    this.spec = spec;
+    this.model = model(spec);
+    this.modelSource = spec.hadoop().getOrDefault(MODEL, "the default model");
+    try {
+      this.stateDir = Files.createTempDirectory("faultbed-sim-state");
+    } catch (IOException e) {
+      throw new UncheckedIOException("a folder for the speculators' state", e);
+    }
+    this.configuration = new Configuration(false);
+    ClusterDefaults.apply(configuration, spec, stateDir);
+    log.accept("simulated cluster of " + spec.nodes() + " nodes, times from " + model.name() + " (" + modelSource + ")");
+  }
+
+  /** The model {@code spec} names (cluster setting {@value #MODEL}), or the default. */
+  static TimeModel model(ClusterSpec spec) {
+    String file = spec.hadoop().get(MODEL);
+    return file == null ? TimeModel.standard() : TimeModel.read(Path.of(file));
+  }
+
+  @Override
+  public RunRecord run(RunSpec run) {
+    Workload workload = run.workload();
+    if (workload.concurrentJobs() > 1) {
+      throw new IllegalArgumentException("workload.concurrentJobs: the simulation runs one job at a time; expected 1,"
+          + " got " + workload.concurrentJobs());
+    }
+    TimeModel.WorkloadTimes times = model.workload(workload.type());
+    Configuration job = new Configuration(configuration);
+    run.speculation().jobSettings(spec, stateDir).forEach(job::set);
+    Map<String, String> properties = new LinkedHashMap<>();
+    job.forEach(e -> properties.put(e.getKey(), e.getValue()));
+    Latencies latencies = ModelTimes.latencies(model, times,
+        job.getLong(MRJobConfig.TASK_PROGRESS_REPORT_INTERVAL, 3_000),
+        job.getLong(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, MRJobConfig.DEFAULT_MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS),
+        job.getLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, YarnConfiguration.DEFAULT_RM_NM_EXPIRY_INTERVAL_MS));
+    long bytes = Long.parseLong(workload.parameters().getOrDefault("bytes", "0"));
+    long bytesPerMap = workload.maps() > 0 ? bytes / workload.maps() : 0;
+    SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), slotsPerNode(), spec.nodeVcores(), NODES_PER_RACK);
+    SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
+        ModelTimes.taskTimes(times, bytesPerMap, run.seed()), latencies, run.timeline(), model::slowdown,
+        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), 0, run.seed(), run.runIndex());
+
+    listener.phase("simulating " + run.runId());
+    String startedAt = Instant.now().toString();
+    long wall = System.nanoTime();
+    SimulationResult result = Simulation.run(simulation);
+    long wallMs = (System.nanoTime() - wall) / 1_000_000;
+    return record(run, job, cluster, result, startedAt, bytes, wallMs);
+  }
+
+  private RunRecord record(RunSpec run, Configuration job, SimulatedCluster cluster, SimulationResult result,
+      String startedAt, long bytes, long wallMs) {
+    List<NodeInfo> nodes = new ArrayList<>();
+    for (int i = 0; i < cluster.nodes().size(); i++) {
+      int index = i;
+      Long lost = result.nodeTransitions().stream().filter(t -> t.node() == index && t.to().equals("LOST"))
+          .map(NodeTransition::atMs).findFirst().orElse(null);
+      nodes.add(new NodeInfo(i, cluster.node(i).address() + ":" + LiveNode.NM_PORT, 0, List.of(), List.of(), null, lost,
+          null));
+    }
+    Map<String, Integer> byAddress = new LinkedHashMap<>();
+    for (int i = 0; i < cluster.nodes().size(); i++) {
+      byAddress.put(cluster.node(i).address(), i);
+    }
+    List<AttemptRecord> attempts = new ArrayList<>();
+    for (SimulatedAttempt a : result.attempts()) {
+      boolean succeeded = a.state().toString().equals("SUCCEEDED");
+      attempts.add(new AttemptRecord(a.attemptId(), a.taskId(), a.type().toString(),
+          Integer.parseInt(a.attemptId().substring(a.attemptId().lastIndexOf('_') + 1)),
+          a.node() == null ? null : byAddress.get(a.node()), a.node() == null ? null : a.node() + ":" + LiveNode.NM_PORT,
+          null, time(a.start()), time(a.finish()), null, time(a.shuffleFinish()), time(a.sortFinish()),
+          a.state().toString(), a.speculative(), a.diagnostics(), 1, succeeded ? time(a.finish()) : null, null, null));
+    }
+    attempts.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())
+        .thenComparing(AttemptRecord::attemptId));
+    boolean succeeded = result.jobState().equals("SUCCEEDED");
+    List<String> notes = new ArrayList<>(result.notes());
+    notes.add("simulated: Hadoop's ApplicationMaster on a virtual clock, times from the model \"" + model.name()
+        + "\" (" + modelSource + "; fitted from " + model.fittedFrom().runs() + " runs of "
+        + model.fittedFrom().scenarios() + ")");
+    String jobId = "job_" + result.attempts().stream().findFirst().map(a -> a.taskId().split("_")[1]).orElse("0")
+        + "_0001";
+    return RunRecord.builder()
+        .runId(run.runId()).scenario(run.scenario()).variant(run.variant()).runIndex(run.runIndex()).seed(run.seed())
+        .startedAt(startedAt).cluster(info()).hadoop(RecordAssembly.settingsInForce(job, spec.hadoop().keySet()))
+        .workload(new RunRecord.WorkloadInfo(run.workload().type(), run.workload().parameters(), bytes, run.dataSeed()))
+        .nodes(nodes).faults(result.faults()).nodeTransitions(result.nodeTransitions()).attempts(attempts)
+        .job(new RunRecord.JobOutcome(jobId, result.jobState(), succeeded, Instant.parse(startedAt).toEpochMilli(),
+            result.completionTime() < 0 ? null
+            : result.completionTime(), run.workload().maps(), run.workload().reduces(),
+            result.diagnostics().isEmpty() ? null : String.join("\n", result.diagnostics())))
+        .harnessMs(Map.of("simulate", wallMs)).notes(notes)
+        .speculation(speculation(run, result))
+        .amAttempts(List.of(new RunRecord.AmAttempt(1, 0, cluster.node(0).address(), null, 0L)))
+        .build();
+  }
+
+  private static RunRecord.Speculation speculation(RunSpec run, SimulationResult result) {
+    if (run.speculation().kind().equals("off")) {
+      return new RunRecord.Speculation("off", null, List.of());
+    }
+    String speculator = run.speculation().kind().equals("policy")
+        ? faultbed.schedulers.yarn.PolicySpeculator.class.getName()
+        : org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator.class.getName();
+    return new RunRecord.Speculation(speculator, run.speculation().describe(), result.speculation());
+  }
+
+  private static Long time(long virtualMs) {
+    return virtualMs < 0 ? null : virtualMs;
+  }
+
+  private int slotsPerNode() {
+    return Math.max(1, Math.min(spec.nodeVcores(), spec.nodeMemoryMb() / spec.containerMemoryMb()));
+  }
+
+  @Override
+  public ClusterSpec spec() {
+    return spec;
+  }
+
+  /** A simulated cluster has no node a fault could reach through the OS: its faults act inside the simulation. */
+  @Override
+  public List<? extends Node> nodes() {
+    return List.of();
+  }
+
+  @Override
+  public Configuration configuration() {
+    return new Configuration(configuration);
+  }
+
+  @Override
+  public Path stateDir() {
+    return stateDir;
+  }
+
+  @Override
+  public Map<String, String> nodeStates() {
+    return Map.of();
+  }
+
+  @Override
+  public String applicationState(String applicationId) {
+    throw new UnsupportedOperationException("a simulated cluster has no ResourceManager to ask about " + applicationId);
+  }
+
+  @Override
+  public FaultContext faultContext(String runId) {
+    throw new UnsupportedOperationException("a simulated cluster's faults act inside the simulation, not on the OS");
+  }
+
+  @Override
+  public RunRecord.ClusterInfo info() {
+    return new RunRecord.ClusterInfo("sim", spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
+  }
+
+  @Override
+  public Cluster listen(RunListener l) {
+    this.listener = l;
+    return this;
+  }
+
+  @Override
+  public void reset() {
+    // Nothing outlives a run but the speculators' state folder, which is meant to.
+  }
+
+  @Override
+  public void close() {
+    try (Stream<Path> paths = Files.walk(stateDir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("removing " + stateDir, e);
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package faultbed.harness.timemodel;
+
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.FaultEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A recorded run replayed on the cores of the machine it ran on, to read from it what the time model
+ * needs: how much CPU each attempt received while it ran, given everything else that ran beside it
+ * (the other attempts, on its node and on the others, and the spinners and CPU limits of faults).
+ * The same sharing as the simulation's ({@link CpuSharing}), so what is fitted is what is replayed.
+ */
+final class Replay {
+  private Replay() {}
+
+  /** Something that wanted the CPU on a node over an interval: threads at a time, or a CPU limit. */
+  private record Interval(int node, long from, long to, String attempt, int spinners, double limit) {
+    boolean covers(long t0, long t1) {
+      return from <= t0 && to >= t1;
+    }
+  }
+
+  /**
+   * CPU milliseconds each attempt received (maps over their life, reduces over their reduce phase),
+   * by attempt id, on a machine of {@code cores} that all the run's nodes shared.
+   */
+  static Map<String, Double> cpuReceived(RunRecord r, double cores) {
+    long end = r.job().finishedMs();
+    List<Interval> intervals = new ArrayList<>();
+    int nodes = r.cluster() != null ? r.cluster().nodes() : 0;
+    for (AttemptRecord a : r.attempts()) {
+      Long from = a.type().equals("MAP") ? a.startMs() : a.sortFinishMs();
+      if (a.node() == null || from == null) {
+        continue;
+      }
+      long to = a.finishMs() == null ? end : a.finishMs();
+      if (to > from) {
+        intervals.add(new Interval(a.node(), from, to, a.attemptId(), 0, Double.POSITIVE_INFINITY));
+      }
+      nodes = Math.max(nodes, a.node() + 1);
+    }
+    for (FaultEvent f : r.faults()) {
+      if (f.injectedMs() == null || f.node() < 0) {
+        continue;
+      }
+      long to = f.healedMs() == null ? end : f.healedMs();
+      String spinners = f.kind().equals("cpu-hog") ? f.detail().get("spinners") : null;
+      String limit = f.kind().equals("slow-node") ? f.detail().get("cpuCores") : null;
+      if (spinners != null || limit != null) {
+        intervals.add(new Interval(f.node(), f.injectedMs(), to, null, spinners == null ? 0 : Integer.parseInt(spinners),
+            limit == null ? Double.POSITIVE_INFINITY : Double.parseDouble(limit)));
+      }
+      nodes = Math.max(nodes, f.node() + 1);
+    }
+    TreeSet<Long> times = new TreeSet<>();
+    for (Interval i : intervals) {
+      times.add(i.from());
+      times.add(i.to());
+    }
+    Map<String, Double> received = new HashMap<>();
+    Long previous = null;
+    for (long t : times) {
+      if (previous != null) {
+        share(intervals, nodes, cores, previous, t, received);
+      }
+      previous = t;
+    }
+    return received;
+  }
+
+  private static void share(List<Interval> intervals, int nodes, double cores, long t0, long t1,
+      Map<String, Double> received) {
+    int[] threads = new int[nodes];
+    double[] limits = new double[nodes];
+    java.util.Arrays.fill(limits, Double.POSITIVE_INFINITY);
+    List<Interval> running = new ArrayList<>();
+    for (Interval i : intervals) {
+      if (!i.covers(t0, t1)) {
+        continue;
+      }
+      if (i.attempt() != null) {
+        threads[i.node()]++;
+        running.add(i);
+      } else {
+        threads[i.node()] += i.spinners();
+        limits[i.node()] = Math.min(limits[i.node()], i.limit());
+      }
+    }
+    List<CpuSharing.NodeLoad> loads = new ArrayList<>();
+    for (int n = 0; n < nodes; n++) {
+      loads.add(new CpuSharing.NodeLoad(threads[n], limits[n]));
+    }
+    double[] perThread = CpuSharing.perThread(loads, cores);
+    for (Interval i : running) {
+      received.merge(i.attempt(), perThread[i.node()] * (t1 - t0), Double::sum);
+    }
+  }
+
+  /**
+   * The kinds of slowing faults that act beyond the CPU (disk contention, a disk throttle) in force
+   * on the attempt's node over the whole of its CPU interval, sorted; empty when none, or when one
+   * began or ended while it ran (its time then mixes two speeds).
+   */
+  static List<String> beyondCpuThroughout(RunRecord r, AttemptRecord a) {
+    Long from = a.type().equals("MAP") ? a.startMs() : a.sortFinishMs();
+    if (a.node() == null || from == null || a.finishMs() == null) {
+      return List.of();
+    }
+    Set<String> kinds = new TreeSet<>();
+    for (FaultEvent f : r.faults()) {
+      if (f.injectedMs() == null || f.node() != a.node() || !f.effect().slowsNode() || !beyondCpu(f)) {
+        continue;
+      }
+      long healed = f.healedMs() == null ? Long.MAX_VALUE : f.healedMs();
+      boolean overlaps = f.injectedMs() < a.finishMs() && healed > from;
+      boolean throughout = f.injectedMs() <= from && healed >= a.finishMs();
+      if (overlaps && !throughout) {
+        return List.of();
+      }
+      if (throughout) {
+        kinds.add(f.kind());
+      }
+    }
+    return List.copyOf(kinds);
+  }
+
+  /** As {@link SimulatedFaults#beyondCpu}, from what a record kept of the fault. */
+  static boolean beyondCpu(FaultEvent f) {
+    return switch (f.kind()) {
+      case "cpu-hog" -> false;
+      case "slow-node" -> f.detail().containsKey("readBytesPerSecond") || f.detail().containsKey("writeBytesPerSecond");
+      default -> true;
+    };
+  }
+}

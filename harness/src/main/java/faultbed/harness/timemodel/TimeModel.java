@@ -1,0 +1,273 @@
+package faultbed.harness.timemodel;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import faultbed.results.RunRecord;
+import faultbed.results.RunRecord.AttemptRecord;
+import faultbed.results.RunRecord.FaultEvent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.commons.statistics.descriptive.Median;
+
+/**
+ * The times a simulated cluster supplies, fitted from real runs' records: for each workload, how
+ * long a map and a reduce phase take (log-normal, from attempts no fault touched), how long after
+ * the last map a reduce has its input and how long it sorts; how long the job takes to set up and
+ * commit; and how many times longer work takes on a node where slowing faults are in force. Nothing
+ * here decides anything: Hadoop's classes do, with these times. A model is a file; it names the runs
+ * it came from, and every simulated record names it.
+ *
+ * @param name       what the model is called in records
+ * @param fittedFrom where its numbers come from
+ * @param workloads  by workload type ("wordcount", "sort")
+ * @param slowdowns  one per set of slowing fault kinds seen in force together on a node
+ */
+public record TimeModel(String name, FittedFrom fittedFrom, Map<String, WorkloadTimes> workloads, long jobSetupMs,
+    long jobCommitMs, List<Slowdown> slowdowns) {
+  /** The model shipped with faultbed, fitted from its published suites (see docs/simulation.md). */
+  public static final String DEFAULT_RESOURCE = "/faultbed/harness/timemodel/default-model.json";
+  private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  public TimeModel {
+    workloads = Map.copyOf(workloads);
+    slowdowns = List.copyOf(slowdowns);
+  }
+
+  /**
+   * The records a model was fitted from.
+   *
+   * @param scenarios the scenarios' names, each once
+   * @param backends  the backends they ran on
+   * @param hosts     the machines they ran on (cores, memory, as their provenance says)
+   */
+  public record FittedFrom(int runs, List<String> scenarios, List<String> backends, double machineCores) {}
+
+  /**
+   * A log-normal time: half the times are below {@code medianMs}; {@code logSd} is the standard
+   * deviation of their natural log; {@code n} how many times it was fitted from.
+   */
+  public record Spread(double medianMs, double logSd, int n) {
+    /** One time drawn from it. */
+    public long draw(SplittableRandom random) {
+      return Math.round(medianMs * Math.exp(logSd * random.nextGaussian()));
+    }
+
+    static Spread of(List<Double> millis) {
+      double[] logs = millis.stream().mapToDouble(m -> Math.log(Math.max(1, m))).toArray();
+      double mean = Arrays.stream(logs).average().orElse(0);
+      double sd = logs.length < 2 ? 0
+          : Math.sqrt(Arrays.stream(logs).map(l -> (l - mean) * (l - mean)).sum() / (logs.length - 1));
+      return new Spread(median(millis), sd, millis.size());
+    }
+  }
+
+  /**
+   * One workload's task times.
+   *
+   * @param bytesPerMap the input each map read in the fitted runs; a map of another size takes
+   *                    proportionally longer or shorter (an assumption the validation tests)
+   */
+  public record WorkloadTimes(long bytesPerMap, Spread map, Spread reduce, Spread shuffleLag, Spread sort) {}
+
+  /**
+   * Work on a node with exactly these slowing fault kinds in force takes {@code factor} times as
+   * long, beyond the CPU they take or limit (which the simulation shares out): the median over
+   * {@code attempts} attempts of the CPU time they received against a typical task's work.
+   */
+  public record Slowdown(List<String> kinds, double factor, int attempts) {}
+
+  /** The model faultbed ships. */
+  public static TimeModel standard() {
+    try (InputStream in = TimeModel.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("the default time model is missing from the classpath: " + DEFAULT_RESOURCE);
+      }
+      return JSON.readValue(in, TimeModel.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("reading the default time model", e);
+    }
+  }
+
+  public static TimeModel read(Path file) {
+    try {
+      return JSON.readValue(file.toFile(), TimeModel.class);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("time model " + file + ": expected a model file written by"
+          + " 'faultbed sim-model', got: " + e.getMessage(), e);
+    }
+  }
+
+  public void write(Path file) {
+    try {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      JSON.writeValue(file.toFile(), this);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing " + file, e);
+    }
+  }
+
+  /** The times of one workload, or one clear line naming the workloads the model knows. */
+  public WorkloadTimes workload(String type) {
+    WorkloadTimes w = workloads.get(type);
+    if (w == null) {
+      throw new IllegalArgumentException("workload.type: the time model \"" + name + "\" knows "
+          + new TreeSet<>(workloads.keySet()) + ", got \"" + type + "\"; fit a model from runs of it (faultbed sim-model)");
+    }
+    return w;
+  }
+
+  /**
+   * How many times longer work takes with these kinds in force: the set as fitted, else the product
+   * of each kind fitted alone; one clear line when the model has neither.
+   */
+  public double slowdown(Set<String> kinds) {
+    List<String> wanted = List.copyOf(new TreeSet<>(kinds));
+    for (Slowdown s : slowdowns) {
+      if (s.kinds().equals(wanted)) {
+        return s.factor();
+      }
+    }
+    double product = 1;
+    for (String kind : wanted) {
+      Slowdown alone = slowdowns.stream().filter(s -> s.kinds().equals(List.of(kind))).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("faults: the time model \"" + name + "\" has no slow-down for "
+              + wanted + " on one node; it has " + slowdowns.stream().map(Slowdown::kinds).toList()));
+      product *= alone.factor();
+    }
+    return product;
+  }
+
+  /**
+   * Fits a model from records of real runs on one machine of {@code machineCores} cores that all
+   * their nodes shared (faultbed's own backends): only jobs that succeeded. Each run is replayed on
+   * the machine's cores as {@link CpuSharing} shares them (its attempts, and the spinners and CPU
+   * limits its faults put on nodes), which gives every attempt the CPU time it received; a task's work
+   * is that time, from attempts on nodes no fault had touched. What slowing faults did beyond the CPU
+   * (disk contention) is the residual: the CPU time an attempt wholly under them received over a
+   * typical task's work.
+   */
+  public static TimeModel fit(String name, Collection<RunRecord> records, double machineCores) {
+    if (!(machineCores > 0)) {
+      throw new IllegalArgumentException("machine cores: expected a positive number, got " + machineCores);
+    }
+    Map<String, List<Double>> maps = new TreeMap<>();
+    Map<String, List<Double>> reduces = new TreeMap<>();
+    Map<String, List<Double>> lags = new TreeMap<>();
+    Map<String, List<Double>> sorts = new TreeMap<>();
+    Map<String, List<Double>> bytes = new TreeMap<>();
+    record Residual(String type, boolean map, List<String> kinds, double received) {}
+    List<Residual> residuals = new ArrayList<>();
+    List<Double> setups = new ArrayList<>();
+    List<Double> commits = new ArrayList<>();
+    Set<String> scenarios = new TreeSet<>();
+    Set<String> backends = new TreeSet<>();
+    int runs = 0;
+    for (RunRecord r : records) {
+      if (r.job() == null || !r.job().succeeded() || r.job().finishedMs() == null || r.attempts().isEmpty()) {
+        continue;
+      }
+      runs++;
+      scenarios.add(r.scenario());
+      backends.add(r.cluster() == null ? "?" : r.cluster().backend());
+      String type = r.workload().type();
+      String mapCount = r.workload().parameters().get("maps");
+      String inputBytes = r.workload().parameters().get("bytes");
+      if (mapCount != null && inputBytes != null) {
+        bytes.computeIfAbsent(type, k -> new ArrayList<>()).add(Double.parseDouble(inputBytes) / Integer.parseInt(mapCount));
+      }
+      Map<String, Double> received = Replay.cpuReceived(r, machineCores);
+      long lastMap = 0;
+      long lastAttempt = 0;
+      long firstStart = Long.MAX_VALUE;
+      for (AttemptRecord a : r.attempts()) {
+        if (a.startMs() != null) {
+          firstStart = Math.min(firstStart, a.startMs());
+        }
+        if ("SUCCEEDED".equals(a.state()) && a.finishMs() != null) {
+          lastAttempt = Math.max(lastAttempt, a.finishMs());
+          if (a.type().equals("MAP")) {
+            lastMap = Math.max(lastMap, a.finishMs());
+          }
+        }
+      }
+      for (AttemptRecord a : r.attempts()) {
+        Double cpu = received.get(a.attemptId());
+        if (cpu == null || !"SUCCEEDED".equals(a.state())) {
+          continue;
+        }
+        boolean map = a.type().equals("MAP");
+        if (untouched(r, a)) {
+          (map ? maps : reduces).computeIfAbsent(type, k -> new ArrayList<>()).add(cpu);
+          if (!map) {
+            sorts.computeIfAbsent(type, k -> new ArrayList<>()).add((double) (a.sortFinishMs() - a.shuffleFinishMs()));
+            lags.computeIfAbsent(type, k -> new ArrayList<>())
+                .add((double) Math.max(0, a.shuffleFinishMs() - Math.max(a.startMs(), lastMap)));
+          }
+        } else {
+          List<String> kinds = Replay.beyondCpuThroughout(r, a);
+          if (!kinds.isEmpty() && a.attempt() == 0) {
+            residuals.add(new Residual(type, map, kinds, cpu));
+          }
+        }
+      }
+      if (firstStart != Long.MAX_VALUE) {
+        setups.add((double) firstStart);
+      }
+      commits.add((double) Math.max(0, r.job().finishedMs() - lastAttempt));
+    }
+    if (maps.isEmpty()) {
+      throw new IllegalArgumentException("records: expected runs whose jobs succeeded, got none among " + records.size());
+    }
+    Map<String, WorkloadTimes> workloads = new TreeMap<>();
+    for (String type : maps.keySet()) {
+      if (maps.get(type).isEmpty() || !reduces.containsKey(type)) {
+        continue;
+      }
+      long perMap = bytes.containsKey(type) ? Math.round(median(bytes.get(type))) : 0;
+      workloads.put(type, new WorkloadTimes(perMap, Spread.of(maps.get(type)), Spread.of(reduces.get(type)),
+          Spread.of(lags.get(type)), Spread.of(sorts.get(type))));
+    }
+    Map<String, List<Double>> ratios = new TreeMap<>();
+    for (Residual residual : residuals) {
+      WorkloadTimes w = workloads.get(residual.type());
+      if (w != null) {
+        double typical = (residual.map() ? w.map() : w.reduce()).medianMs();
+        ratios.computeIfAbsent(String.join("+", residual.kinds()), k -> new ArrayList<>()).add(residual.received() / typical);
+      }
+    }
+    List<Slowdown> slowdowns = new ArrayList<>();
+    ratios.forEach((kinds, list) -> slowdowns.add(new Slowdown(List.of(kinds.split("\\+")), median(list), list.size())));
+    return new TimeModel(name, new FittedFrom(runs, List.copyOf(scenarios), List.copyOf(backends), machineCores),
+        workloads, Math.round(median(setups)), Math.round(median(commits)), slowdowns);
+  }
+
+  /**
+   * No fault had acted on the attempt's node by the time it finished, other than by taking or
+   * limiting CPU, which the replay has accounted for.
+   */
+  private static boolean untouched(RunRecord r, AttemptRecord a) {
+    for (FaultEvent f : r.faults()) {
+      if (f.injectedMs() != null && a.node() != null && f.node() == a.node() && a.finishMs() != null
+          && f.injectedMs() < a.finishMs() && (f.effect().stopsNode() || f.effect().slowsNode() && Replay.beyondCpu(f))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static double median(List<Double> values) {
+    return Median.withDefaults().evaluate(values.stream().mapToDouble(Double::doubleValue).toArray());
+  }
+}

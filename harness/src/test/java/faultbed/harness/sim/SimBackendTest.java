@@ -1,0 +1,95 @@
+package faultbed.harness.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.Backends;
+import faultbed.harness.Cluster;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.RunSpec;
+import faultbed.harness.Speculation;
+import faultbed.harness.timeline.CpuHog;
+import faultbed.harness.timeline.DiskLoad;
+import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timemodel.TimeModel;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import faultbed.results.SpeculationOutcome;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sim backend as a scenario uses it: registered by name, started from a cluster spec, its runs
+ * assembled into the records real clusters give; and its time model fitted back from its own records.
+ */
+class SimBackendTest {
+  private static final ClusterSpec FOUR_ON_TWO_CORES = ClusterSpec.defaults().withBackend(Backends.named("sim", "backend"))
+      .withHadoop(SimCluster.SHARED_CORES, "2").withTimeScale(0.1);
+  private static final Timeline STRAGGLER = Timeline.at(Duration.ofSeconds(2))
+      .inject(new CpuHog(Target.randomNode().sparingApplicationMaster(), 2, null))
+      .then(faultbed.harness.timeline.Trigger.at(Duration.ofSeconds(2)))
+      .inject(new DiskLoad(Target.same(), 2, 1L << 20, 64L << 20, true, null));
+
+  @Test
+  void aStragglerRunIsARecordOfHadoopsDecisions() {
+    try (Cluster cluster = Backends.named("sim", "backend").start(FOUR_ON_TWO_CORES, line -> { })) {
+      RunRecord r = cluster.run(new RunSpec("s", "late", 0, 11, 11, Workloads.wordcount(48L << 20).withMaps(12)
+          .withReduces(1), STRAGGLER, Speculation.policy("late")));
+      assertTrue(r.job().succeeded(), r.job().toString());
+      assertEquals("sim", r.cluster().backend());
+      assertEquals(2, r.faults().size());
+      int slowed = r.faults().get(0).node();
+      assertTrue(slowed != 0, "the AM's node was spared: " + r.faults());
+      assertEquals(slowed, r.faults().get(1).node());
+      assertEquals(2_000L, r.faults().get(0).injectedMs());
+      assertEquals(12, r.attempts().stream().filter(a -> a.type().equals("MAP") && "SUCCEEDED".equals(a.state())).count());
+      assertTrue(r.notes().stream().anyMatch(n -> n.contains("model")), r.notes().toString());
+      // LATE, faultbed's policy, made its decisions inside Hadoop's AM: they are the record's events
+      SpeculationOutcome o = SpeculationOutcome.of(r);
+      assertTrue(o.asked() >= 1 && o.launched() >= 1, o.toString());
+    }
+  }
+
+  @Test
+  void aCrashedNodeIsLostAtExpiryAndItsMapsRunAgain() {
+    try (Cluster cluster = Backends.named("sim", "backend").start(FOUR_ON_TWO_CORES
+        .withHadoop("yarn.nm.liveness-monitor.expiry-interval-ms", "10000"), line -> { })) {
+      RunRecord r = cluster.run(new RunSpec("s", "off", 0, 3, 3, Workloads.sort(48L << 20).withMaps(12).withReduces(2),
+          Timeline.at(Duration.ofSeconds(12)).inject(NodeCrash.on(Target.node(2))), Speculation.off()));
+      assertTrue(r.job().succeeded(), r.job().toString());
+      long lost = r.node(2).lostAt().orElseThrow(() -> new AssertionError("not LOST: " + r.job()));
+      assertEquals(22_000L, lost);
+      assertTrue(r.attempts().stream().anyMatch(a -> a.type().equals("MAP") && a.attempt() > 0 && a.startMs() >= lost),
+          "no map re-ran after the node was lost");
+    }
+  }
+
+  @Test
+  void aModelFittedFromSimulatedRunsGivesBackTheWorkTheyWereTimedWith(@TempDir Path dir) {
+    List<RunRecord> records = new ArrayList<>();
+    try (Cluster cluster = Backends.named("sim", "backend").start(FOUR_ON_TWO_CORES, line -> { })) {
+      for (int i = 0; i < 10; i++) {
+        records.add(cluster.run(new RunSpec("s", "off", i, 100 + i, 1, Workloads.wordcount(48L << 20).withMaps(12)
+            .withReduces(1), STRAGGLER, Speculation.off())));
+      }
+    }
+    TimeModel truth = TimeModel.standard();
+    TimeModel fitted = TimeModel.fit("refit", records, 2);
+    double truthMap = truth.workload("wordcount").map().medianMs();
+    double fittedMap = fitted.workload("wordcount").map().medianMs();
+    assertEquals(truthMap, fittedMap, truthMap * 0.1, "map work: the replay must share the cores as the simulation did");
+    double truthDisk = truth.slowdown(java.util.Set.of("disk-load"));
+    assertEquals(truthDisk, fitted.slowdown(java.util.Set.of("disk-load")), truthDisk * 0.15);
+    Path file = dir.resolve("model.json");
+    fitted.write(file);
+    assertEquals(fitted, TimeModel.read(file));
+    assertFalse(fitted.fittedFrom().scenarios().isEmpty());
+  }
+}
