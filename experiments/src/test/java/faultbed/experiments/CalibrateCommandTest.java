@@ -27,16 +27,21 @@ class CalibrateCommandTest {
         "--draws", "400", "--max-regression", "0"), err.toString());
     String o = out.toString();
     assertTrue(o.contains("6 complete blocks of a, b"), o);
-    assertTrue(o.contains("gate: compare at alpha 0.05, max regression 0%; 400 suites"), o);
-    String twelve = o.lines().filter(l -> l.startsWith("    12 ")).findFirst().orElseThrow(() -> new AssertionError(o));
-    String[] cells = twelve.trim().split("\\s+");
-    // blocks, minutes, then paired / unpaired for the A/A pair, x1.05 and x1.10
+    assertTrue(o.contains("gate: compare at alpha 0.05, max regression 0%"), o);
+    assertTrue(o.contains("paired power: share of 400 suites of n blocks"), o);
+    String twelve = o.lines().filter(l -> l.startsWith("   12* ")).findFirst().orElseThrow(() -> new AssertionError(o));
+    // blocks, minutes, then point [low, high] / unpaired for the A/A pair, x1.05 and x1.10
+    String[] cells = twelve.replaceAll("[\\[\\],/*]", " ").trim().split("\\s+");
     double falseAlarm = Double.parseDouble(cells[2]);
-    double tenPercent = Double.parseDouble(cells[8]);
+    double tenPercent = Double.parseDouble(cells[10]);
     assertTrue(falseAlarm <= 0.05, o);
     assertTrue(tenPercent >= 0.8, o);
+    assertTrue(Double.parseDouble(cells[11]) <= tenPercent && tenPercent <= Double.parseDouble(cells[12]), o);
     // 12 blocks of two variants at the drift suite's pace of about 20 s per run
     assertTrue(Double.parseDouble(cells[1]) > 6 && Double.parseDouble(cells[1]) < 10, o);
+    // the pilot has 6 blocks: 12 is an extrapolation, and the output says so
+    assertTrue(o.contains("*: more blocks than the pilot's 6, an extrapolation"), o);
+    assertTrue(o.lines().anyMatch(l -> l.startsWith("     6 ")), o);
   }
 
   @Test

@@ -4,9 +4,9 @@ import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import faultbed.results.compare.GateCalibration;
 import faultbed.results.compare.SampleSet;
-import faultbed.results.stats.Bootstrap;
 import faultbed.results.Distribution;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.PilotPower;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +26,9 @@ import picocli.CommandLine.Parameters;
     "Measures how often 'faultbed compare' fails a suite (false alarms, and detection of a known slowdown) "
         + "by drawing suites of n blocks from a recorded suite that ran one variant twice (no cluster needed).",
     "SUITE is a folder of run records in blocks with the variants named by --reference and --same (identical "
-        + "settings: an A/A pair) and, if given, --changed (a known difference). Exit 0: measured; 2: bad input."})
+        + "settings: an A/A pair) and, if given, --changed (a known difference). Paired rates come with a 90% "
+        + "interval from re-drawing the pilot's blocks, by the method 'faultbed plan' uses. Exit 0: measured; "
+        + "2: bad input."})
 final class CalibrateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SUITE", description = "folder of run records that ran in blocks")
   Path suite;
@@ -58,7 +60,8 @@ final class CalibrateCommand implements Callable<Integer> {
   double maxRegression;
 
   @Option(names = "--draws", paramLabel = "K", defaultValue = "2000",
-      description = "suites drawn per size (default ${DEFAULT-VALUE})")
+      description = "suites drawn per size from the pilot as recorded (default ${DEFAULT-VALUE}); each interval"
+          + " re-draws the pilot 200 times, 200 suites each")
   int draws;
 
   @CommandLine.Spec
@@ -93,8 +96,8 @@ final class CalibrateCommand implements Callable<Integer> {
     GateCalibration calibration;
     try {
       calibration = GateCalibration.of(SampleSet.read(suite), reference, same, changed, sizes,
-          shifts.stream().map(s -> 1 + s / 100).toList(), new GateThresholds(alpha, maxRegression), draws,
-          Bootstrap.DEFAULT.seed(), secondsPerRun(records));
+          shifts.stream().map(s -> 1 + s / 100).toList(), new GateThresholds(alpha, maxRegression),
+          PilotPower.Method.DEFAULT.withSuites(draws), secondsPerRun(records));
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, "SUITE: " + e.getMessage());
     }

@@ -162,7 +162,7 @@ public record Comparison(Side baseline, Side candidate, Design design, Effect me
       boolean significant = timePValue < thresholds.alpha();
       String stats = "median " + Format.ratio(median.ratio()) + ", " + test.name() + " " + test.describeP()
           + holm(timePValue);
-      if (significant && median.ratio() > 1 + thresholds.maxRegressionPercent() / 100) {
+      if (thresholds.slowerThanAllowed(timePValue, median.ratio())) {
         verdict = Verdict.WORSE;
         reason = stats + ": slower by more than the allowed, at " + thresholds.describe();
       } else if (failuresPValue < thresholds.alpha()) {
