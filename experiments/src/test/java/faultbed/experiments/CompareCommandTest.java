@@ -139,6 +139,31 @@ class CompareCommandTest {
   }
 
   @Test
+  void suitesAreOneFamilySoTheWholeGateHoldsItsAlpha(@TempDir Path tmp) {
+    Path crash = BlockedRecords.hadoop3AndMine(tmp.resolve("crash"));
+    Path stragglers = BlockedRecords.hadoop3AndMine(tmp.resolve("stragglers"));
+    // alone, each suite's exact p 0.00781 is below alpha 0.01: WORSE
+    assertEquals(1, faultbed("compare", crash.toString(), "--all-against", "hadoop3", "--alpha", "0.01",
+        "--max-regression", "2"), out + "\n" + err);
+    out.getBuffer().setLength(0);
+    // together, Holm doubles the smaller: 0.0156, and neither is WORSE at 0.01
+    assertEquals(0, faultbed("compare", "--suites", crash.toString(), stragglers.toString(), "--all-against", "hadoop3",
+        "--alpha", "0.01", "--max-regression", "2"), out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("== " + crash), o);
+    assertTrue(o.contains("== " + stragglers), o);
+    assertTrue(o.contains("2 comparisons: p-values Holm-adjusted; a lone change must reach alpha 0.01/2"), o);
+    assertTrue(o.contains("exact p 0.00781, Holm 0.0156"), o);
+    assertTrue(o.contains("one family: 2 comparisons across 2 suites, p-values Holm-adjusted together;"
+        + " family-wise alpha 0.01"), o);
+    assertTrue(o.strip().endsWith("no regression"), o);
+    out.getBuffer().setLength(0);
+    assertEquals(1, faultbed("compare", "--suites", crash.toString(), stragglers.toString(), "--all-against", "hadoop3",
+        "--alpha", "0.05", "--max-regression", "2", "--json"), out + "\n" + err);
+    assertTrue(out.toString().contains("\"familyWiseAlpha\" : 0.05"), out.toString());
+  }
+
+  @Test
   void badInputIsOneLineNamingTheArgument(@TempDir Path tmp) throws Exception {
     Path runs = suite(tmp.resolve("runs"), 1, 1.0);
     assertBad("--alpha: expected a number between 0 and 1, got 1.5", "compare", runs.toString(), runs.toString(), "--alpha", "1.5");
@@ -159,6 +184,14 @@ class CompareCommandTest {
     assertBad("--all-against: expected one of [crash] in BASELINE, got other", "compare", runs.toString(),
         "--all-against", "other");
     assertBad("candidate has no variant but crash to compare", "compare", runs.toString(), "--all-against", "crash");
+    assertBad("--suites: expected --all-against with it", "compare", "--suites", runs.toString());
+    assertBad("--suites: expected no BASELINE or CANDIDATE with it, got " + runs, "compare", runs.toString(),
+        "--suites", runs.toString(), "--all-against", "crash");
+    assertBad("--suites: expected folders of run records, got " + tmp.resolve("nope"), "compare", "--suites",
+        tmp.resolve("nope").toString(), "--all-against", "crash");
+    assertBad("--all-against: expected one of [crash] in " + runs + ", got other", "compare", "--suites",
+        runs.toString(), "--all-against", "other");
+    assertBad("BASELINE: expected a folder of run records or a baseline file (or --suites DIR...)", "compare");
   }
 
   private void assertBad(String expectedStart, String... args) {

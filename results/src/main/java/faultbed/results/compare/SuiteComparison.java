@@ -62,35 +62,69 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
    */
   public static SuiteComparison allAgainst(SampleSet baseline, String variant, SampleSet candidate,
       Analysis analysis) {
-    VariantSample reference = pick(baseline, variant, "baseline");
+    return adjustedTogether(List.of(againstOne(baseline, variant, candidate, "")), analysis).get(0);
+  }
+
+  /** Every variant of {@code candidate} but {@code variant} paired with the baseline's; {@code where} prefixes errors. */
+  private static Family againstOne(SampleSet baseline, String variant, SampleSet candidate, String where) {
+    VariantSample reference = pick(baseline, variant, where + "baseline");
     List<VariantSample[]> pairs = candidate.variants().stream().filter(c -> !c.variant().equals(variant))
         .map(c -> new VariantSample[] {reference, c}).toList();
     if (pairs.isEmpty()) {
-      throw new SampleSet.InvalidSampleSource("candidate has no variant but " + variant + " to compare");
+      throw new SampleSet.InvalidSampleSource(where + "candidate has no variant but " + variant + " to compare");
     }
-    return compare(baseline, candidate, pairs, analysis);
+    return new Family(baseline, candidate, pairs);
   }
+
+  /**
+   * Every variant of each suite against that suite's own {@code variants.get(i)}, all comparisons
+   * of all suites in one family: their p-values are Holm-adjusted together, so the chance that any
+   * of them says WORSE on times when nothing changed is at most alpha, however many suites a gate
+   * runs. One result per suite, in the order given.
+   */
+  public static List<SuiteComparison> allAgainst(List<SampleSet> suites, List<String> variants, Analysis analysis) {
+    List<Family> families = new ArrayList<>();
+    for (int i = 0; i < suites.size(); i++) {
+      families.add(againstOne(suites.get(i), variants.get(i), suites.get(i), suites.get(i).source() + ": "));
+    }
+    return adjustedTogether(families, analysis);
+  }
+
+  /** Variant pairs of one baseline and one candidate. */
+  private record Family(SampleSet baseline, SampleSet candidate, List<VariantSample[]> pairs) {}
 
   private static SuiteComparison compare(SampleSet baseline, SampleSet candidate, List<VariantSample[]> pairs,
       Analysis analysis) {
-    Analysis family = analysis.forTests(pairs.size());
+    return adjustedTogether(List.of(new Family(baseline, candidate, pairs)), analysis).get(0);
+  }
+
+  /** Compares every pair of every family, Holm-adjusting all their p-values as one family. */
+  private static List<SuiteComparison> adjustedTogether(List<Family> families, Analysis analysis) {
+    Analysis family = analysis.forTests(families.stream().mapToInt(f -> f.pairs().size()).sum());
     List<Comparison> raw = new ArrayList<>();
-    for (VariantSample[] p : pairs) {
-      if (p[0].completionSeconds().isEmpty()) {
-        throw new SampleSet.InvalidSampleSource("baseline variant " + p[0].variant()
-            + ": no successful runs to compare against");
+    for (Family f : families) {
+      for (VariantSample[] p : f.pairs()) {
+        if (p[0].completionSeconds().isEmpty()) {
+          throw new SampleSet.InvalidSampleSource("baseline variant " + p[0].variant()
+              + ": no successful runs to compare against");
+        }
+        raw.add(compare(f.baseline(), f.candidate(), p[0], p[1], family));
       }
-      raw.add(compare(baseline, candidate, p[0], p[1], family));
     }
     double[] times = Holm.adjust(raw.stream().mapToDouble(c -> c.test() == null ? Double.NaN : c.test().pValue())
         .toArray());
     double[] failures = Holm.adjust(raw.stream().mapToDouble(Comparison::failurePValue).toArray());
-    List<Comparison> adjusted = new ArrayList<>();
-    for (int i = 0; i < raw.size(); i++) {
-      adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
+    List<SuiteComparison> results = new ArrayList<>();
+    int i = 0;
+    for (Family f : families) {
+      List<Comparison> adjusted = new ArrayList<>();
+      for (int k = 0; k < f.pairs().size(); k++, i++) {
+        adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
+      }
+      results.add(new SuiteComparison(f.baseline().source(), f.candidate().source(), family, adjusted,
+          f.pairs().stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList()));
     }
-    return new SuiteComparison(baseline.source(), candidate.source(), family, adjusted,
-        pairs.stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList());
+    return results;
   }
 
   /** Paired when both variants are of one suite and ran in blocks; otherwise independent samples. */
