@@ -122,14 +122,19 @@ class CompareCommandTest {
     assertTrue(out.toString().contains("verdict: WORSE"), out.toString());
   }
 
-  @Test
-  void allAgainstComparesEveryOtherVariantInOneFamily(@TempDir Path tmp) {
+  /** hadoop3 and mine of {@link BlockedRecords}, and theirs: hadoop3 with its first block 0.1 s slower. */
+  private static Path hadoop3MineAndTheirs(Path dir) {
     var times = new java.util.LinkedHashMap<String, double[]>();
     times.put("hadoop3", BlockedRecords.HADOOP3);
     times.put("mine", BlockedRecords.MINE);
     times.put("theirs", BlockedRecords.HADOOP3.clone());
     times.get("theirs")[0] = 30.1;
-    Path dir = BlockedRecords.write(tmp.resolve("blocks"), times);
+    return BlockedRecords.write(dir, times);
+  }
+
+  @Test
+  void allAgainstComparesEveryOtherVariantInOneFamily(@TempDir Path tmp) {
+    Path dir = hadoop3MineAndTheirs(tmp.resolve("blocks"));
     assertEquals(0, faultbed("compare", dir.toString(), "--all-against", "hadoop3"), out + "\n" + err);
     String o = out.toString();
     assertTrue(o.contains("2 comparisons: p-values Holm-adjusted; a lone change must reach alpha 0.05/2"), o);
@@ -164,6 +169,20 @@ class CompareCommandTest {
   }
 
   @Test
+  void severalReferencesAreSeveralFamiliesAdjustedAcrossThem(@TempDir Path tmp) {
+    Path dir = hadoop3MineAndTheirs(tmp.resolve("blocks"));
+    assertEquals(0, faultbed("compare", dir.toString(), "--all-against", "hadoop3,theirs"), out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("== family 1 of 2: every variant against hadoop3"), o);
+    assertTrue(o.contains("== family 2 of 2: every variant against theirs"), o);
+    assertTrue(o.contains("family: the 2 comparisons below, Holm-adjusted within it; one of 2 families in this"
+        + " document, adjusted across them (Benjamini-Hochberg"), o);
+    // hadoop3 -> mine: exact p 0.00781, Holm 0.0156 in its family; both families selected: times 2 / 2
+    assertTrue(o.contains("exact p 0.00781, adjusted 0.0156"), o);
+    assertTrue(o.contains("theirs -> mine: paired by block"), o);
+  }
+
+  @Test
   void badInputIsOneLineNamingTheArgument(@TempDir Path tmp) throws Exception {
     Path runs = suite(tmp.resolve("runs"), 1, 1.0);
     assertBad("--alpha: expected a number between 0 and 1, got 1.5", "compare", runs.toString(), runs.toString(), "--alpha", "1.5");
@@ -192,6 +211,8 @@ class CompareCommandTest {
     assertBad("--all-against: expected one of [crash] in " + runs + ", got other", "compare", "--suites",
         runs.toString(), "--all-against", "other");
     assertBad("BASELINE: expected a folder of run records or a baseline file (or --suites DIR...)", "compare");
+    assertBad("--all-against: expected one of [crash] in BASELINE, got other", "compare", runs.toString(),
+        "--all-against", "crash,other");
   }
 
   private void assertBad(String expectedStart, String... args) {

@@ -59,7 +59,8 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--all-against", paramLabel = "V", arity = "0..1", fallbackValue = "",
       description = "compare every other variant of CANDIDATE with BASELINE's V, e.g. 'compare DIR --all-against baseline';"
           + " without V, the suite's reference: the variant its scenario names as \"reference\", else its only"
-          + " fault-free variant, else its first")
+          + " fault-free variant, else its first. V1,V2,...: one family against each, Holm within each and"
+          + " Benjamini-Hochberg across them")
   String allAgainst;
 
   @Option(names = "--suites", paramLabel = "DIR", arity = "1..*",
@@ -131,6 +132,9 @@ final class CompareCommand implements Callable<Integer> {
         return bad(err, "BASELINE: expected run records in " + baseline);
       }
     }
+    if (allAgainst != null && allAgainst.contains(",")) {
+      return compareFamilies(out, err, base);
+    }
     if (allAgainst != null) {
       String missing = missingVariant(base, allAgainst, "BASELINE", "--all-against");
       if (missing != null) {
@@ -171,6 +175,42 @@ final class CompareCommand implements Callable<Integer> {
       out.flush();
     }
     return comparison.regression() ? REGRESSION : 0;
+  }
+
+  /** --all-against V1,V2: one family against each, in one suite; the families adjusted across. */
+  private int compareFamilies(PrintWriter out, PrintWriter err, SampleSet base) {
+    if (candidate != null && !candidate.equals(baseline)) {
+      return bad(err, "--all-against: expected one suite with several variants V1,V2, got CANDIDATE " + candidate);
+    }
+    if (html != null) {
+      return bad(err, "--html: expected one family, not several --all-against variants");
+    }
+    List<String> references = List.of(allAgainst.split(","));
+    for (String reference : references) {
+      String missing = missingVariant(base, reference, "BASELINE", "--all-against");
+      if (missing != null) {
+        return bad(err, missing);
+      }
+    }
+    List<SuiteComparison> families;
+    try {
+      families = SuiteComparison.families(base, references,
+          Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent)));
+    } catch (SampleSet.InvalidSampleSource e) {
+      return bad(err, e.getMessage());
+    }
+    boolean regression = families.stream().anyMatch(SuiteComparison::regression);
+    if (json.enabled) {
+      JsonOutput.print(out, families);
+    } else {
+      for (int i = 0; i < families.size(); i++) {
+        out.print("== family " + (i + 1) + " of " + families.size() + ": every variant against " + references.get(i)
+            + "\n" + families.get(i).table() + "\n");
+      }
+      out.println(regression ? "REGRESSION" : "no regression");
+      out.flush();
+    }
+    return regression ? REGRESSION : 0;
   }
 
   /**

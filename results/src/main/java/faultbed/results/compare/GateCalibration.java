@@ -68,7 +68,7 @@ public record GateCalibration(String source, String reference, String same, Stri
   // Only the verdict of each drawn comparison is read: its intervals and power line are not worth
   // 2000 resamples and 1000 simulations each, so they get one.
   private static Analysis verdictOnly(GateThresholds thresholds, long seed) {
-    return new Analysis(thresholds, new Bootstrap(1, 0.95, seed), new PowerSimulation(1, seed), 1);
+    return new Analysis(thresholds, new Bootstrap(1, 0.95, seed), new PowerSimulation(1, seed), 1, 1);
   }
 
   /**

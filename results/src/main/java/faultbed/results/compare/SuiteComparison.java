@@ -7,10 +7,12 @@ import faultbed.results.stats.Comparison;
 import faultbed.results.stats.Comparison.Design;
 import faultbed.results.stats.Format;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.Families;
 import faultbed.results.stats.Holm;
 import faultbed.results.stats.Interval;
 import faultbed.results.stats.Verdict;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -98,33 +100,72 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
     return adjustedTogether(List.of(new Family(baseline, candidate, pairs)), analysis).get(0);
   }
 
+  /**
+   * Several families in one document: every variant of {@code suite} against each of
+   * {@code references} in turn, one family per reference; Holm within each family and
+   * Benjamini-Hochberg across them ({@link Families}). One result per family, in the order given.
+   */
+  public static List<SuiteComparison> families(SampleSet suite, List<String> references, Analysis analysis) {
+    List<Family> families = references.stream().map(r -> againstOne(suite, r, suite, "")).toList();
+    Analysis document = analysis.forFamilies(families.size());
+    List<List<Comparison>> raw = families.stream()
+        .map(f -> raw(f, document.forTests(f.pairs().size()))).toList();
+    double alpha = analysis.thresholds().alpha();
+    double[][] times = Families.adjust(alpha, raw.stream().map(SuiteComparison::timePValues).toArray(double[][]::new));
+    double[][] failures = Families.adjust(alpha, raw.stream().map(SuiteComparison::failurePValues)
+        .toArray(double[][]::new));
+    List<SuiteComparison> results = new ArrayList<>();
+    for (int f = 0; f < families.size(); f++) {
+      results.add(adjusted(families.get(f), raw.get(f), times[f], failures[f]));
+    }
+    return results;
+  }
+
   /** Compares every pair of every family, Holm-adjusting all their p-values as one family. */
   private static List<SuiteComparison> adjustedTogether(List<Family> families, Analysis analysis) {
     Analysis family = analysis.forTests(families.stream().mapToInt(f -> f.pairs().size()).sum());
-    List<Comparison> raw = new ArrayList<>();
-    for (Family f : families) {
-      for (VariantSample[] p : f.pairs()) {
-        if (p[0].completionSeconds().isEmpty()) {
-          throw new SampleSet.InvalidSampleSource("baseline variant " + p[0].variant()
-              + ": no successful runs to compare against");
-        }
-        raw.add(compare(f.baseline(), f.candidate(), p[0], p[1], family));
-      }
-    }
-    double[] times = Holm.adjust(raw.stream().mapToDouble(c -> c.test() == null ? Double.NaN : c.test().pValue())
-        .toArray());
-    double[] failures = Holm.adjust(raw.stream().mapToDouble(Comparison::failurePValue).toArray());
+    List<Comparison> raw = families.stream().flatMap(f -> raw(f, family).stream()).toList();
+    double[] times = Holm.adjust(timePValues(raw));
+    double[] failures = Holm.adjust(failurePValues(raw));
     List<SuiteComparison> results = new ArrayList<>();
-    int i = 0;
+    int from = 0;
     for (Family f : families) {
-      List<Comparison> adjusted = new ArrayList<>();
-      for (int k = 0; k < f.pairs().size(); k++, i++) {
-        adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
-      }
-      results.add(new SuiteComparison(f.baseline().source(), f.candidate().source(), family, adjusted,
-          f.pairs().stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList()));
+      int to = from + f.pairs().size();
+      results.add(adjusted(f, raw.subList(from, to), Arrays.copyOfRange(times, from, to),
+          Arrays.copyOfRange(failures, from, to)));
+      from = to;
     }
     return results;
+  }
+
+  /** Each pair of the family compared, unadjusted. */
+  private static List<Comparison> raw(Family f, Analysis analysis) {
+    List<Comparison> raw = new ArrayList<>();
+    for (VariantSample[] p : f.pairs()) {
+      if (p[0].completionSeconds().isEmpty()) {
+        throw new SampleSet.InvalidSampleSource("baseline variant " + p[0].variant()
+            + ": no successful runs to compare against");
+      }
+      raw.add(compare(f.baseline(), f.candidate(), p[0], p[1], analysis));
+    }
+    return raw;
+  }
+
+  private static double[] timePValues(List<Comparison> raw) {
+    return raw.stream().mapToDouble(c -> c.test() == null ? Double.NaN : c.test().pValue()).toArray();
+  }
+
+  private static double[] failurePValues(List<Comparison> raw) {
+    return raw.stream().mapToDouble(Comparison::failurePValue).toArray();
+  }
+
+  private static SuiteComparison adjusted(Family f, List<Comparison> raw, double[] times, double[] failures) {
+    List<Comparison> adjusted = new ArrayList<>();
+    for (int i = 0; i < raw.size(); i++) {
+      adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
+    }
+    return new SuiteComparison(f.baseline().source(), f.candidate().source(), raw.get(0).analysis(), adjusted,
+        f.pairs().stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList());
   }
 
   /** Paired when both variants are of one suite and ran in blocks; otherwise independent samples. */
@@ -173,7 +214,12 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
         thresholds.describe(), bootstrap.resamples(), bootstrap.level() * 100, bootstrap.seed()));
     sb.append(format("power: the smallest slowdown the test sees %.0f%% of the time, %d simulations, seed %d%n",
         Comparison.POWER * 100, analysis.simulation().repetitions(), analysis.simulation().seed()));
-    if (analysis.tests() > 1) {
+    if (analysis.families() > 1) {
+      sb.append(format("family: the %d comparisons below, Holm-adjusted within it; one of %d families in this"
+          + " document, adjusted across them (Benjamini-Hochberg on each family's smallest Holm p, the selected"
+          + " families' Holm p times families / selected: Benjamini and Bogomolov 2014)%n", analysis.tests(),
+          analysis.families()));
+    } else if (analysis.tests() > 1) {
       sb.append(format("%d comparisons: p-values Holm-adjusted; a lone change must reach alpha %s%n",
           analysis.tests(), level()));
     }
@@ -239,7 +285,7 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
   }
 
   private String holm(double adjusted) {
-    return analysis.tests() > 1 ? ", Holm " + Format.p(adjusted) : "";
+    return analysis.adjustment(adjusted);
   }
 
   private static String runs(Comparison.Side s) {

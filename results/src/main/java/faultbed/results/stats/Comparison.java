@@ -191,9 +191,8 @@ public record Comparison(Side baseline, Side candidate, Design design, Effect me
         candidate.runs(), baseline.failed(), baseline.runs(), Format.p(failurePValue), holm(adjusted));
   }
 
-  /** ", Holm 0.834" when the p-value was adjusted for other comparisons. */
   private String holm(double adjusted) {
-    return analysis.tests() > 1 ? ", Holm " + Format.p(adjusted) : "";
+    return analysis.adjustment(adjusted);
   }
 
   /**
