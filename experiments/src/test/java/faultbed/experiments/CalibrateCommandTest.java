@@ -56,6 +56,27 @@ class CalibrateCommandTest {
         "calibrate", BLOCKED.toString(), "--reference", "a", "--same", "b", "--shift", "-5");
   }
 
+  @Test
+  void aPilotMustBeTheGateInAllButItsName() {
+    // the straggler pilot ran the gate's reference, Hadoop's speculator, on the gate's cluster, job and faults
+    assertEquals(0, faultbed("calibrate", "published/gate-power/stragglers", "--reference", "a", "--same", "a-again",
+        "--blocks", "8", "--draws", "50", "--gate", "../ci/scenarios/stragglers.json"), err.toString());
+    // the crash pilot ran no speculator, which neither of the gate's variants does
+    err.getBuffer().setLength(0);
+    assertEquals(2, faultbed("calibrate", "published/gate-power/crash", "--reference", "a", "--same", "a-again",
+        "--gate", "../ci/scenarios/crash.json"));
+    String line = err.toString().strip();
+    assertEquals(1, line.lines().count(), line);
+    assertTrue(line.startsWith("faultbed: SUITE: variant a is not the gate ../ci/scenarios/crash.json: speculation: got off,"
+        + " expected one of the gate's [reference hadoop3"), line);
+    // and against the other gate, the first field that differs
+    assertBad("faultbed: SUITE: variant a is not the gate ../ci/scenarios/crash.json: cluster.timeScale: got 0.1,"
+        + " expected 1.0 (the gate's reference)", "calibrate", "published/gate-power/stragglers", "--reference", "a",
+        "--same", "a-again", "--gate", "../ci/scenarios/crash.json");
+    assertBad("faultbed: --gate: expected a scenario file, got nope.json", "calibrate", BLOCKED.toString(),
+        "--reference", "a", "--same", "b", "--gate", "nope.json");
+  }
+
   private void assertBad(String line, String... args) {
     err.getBuffer().setLength(0);
     assertEquals(2, faultbed(args));
