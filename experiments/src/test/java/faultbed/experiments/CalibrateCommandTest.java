@@ -27,16 +27,21 @@ class CalibrateCommandTest {
         "--draws", "400", "--max-regression", "0"), err.toString());
     String o = out.toString();
     assertTrue(o.contains("6 complete blocks of a, b"), o);
-    assertTrue(o.contains("gate: compare at alpha 0.05, max regression 0%; 400 suites"), o);
-    String twelve = o.lines().filter(l -> l.startsWith("    12 ")).findFirst().orElseThrow(() -> new AssertionError(o));
-    String[] cells = twelve.trim().split("\\s+");
-    // blocks, minutes, then paired / unpaired for the A/A pair, x1.05 and x1.10
+    assertTrue(o.contains("gate: compare at alpha 0.05, max regression 0%"), o);
+    assertTrue(o.contains("paired power: share of 400 suites of n blocks"), o);
+    String twelve = o.lines().filter(l -> l.startsWith("   12* ")).findFirst().orElseThrow(() -> new AssertionError(o));
+    // blocks, minutes, then point [low, high] / unpaired for the A/A pair, x1.05 and x1.10
+    String[] cells = twelve.replaceAll("[\\[\\],/*]", " ").trim().split("\\s+");
     double falseAlarm = Double.parseDouble(cells[2]);
-    double tenPercent = Double.parseDouble(cells[8]);
+    double tenPercent = Double.parseDouble(cells[10]);
     assertTrue(falseAlarm <= 0.05, o);
     assertTrue(tenPercent >= 0.8, o);
+    assertTrue(Double.parseDouble(cells[11]) <= tenPercent && tenPercent <= Double.parseDouble(cells[12]), o);
     // 12 blocks of two variants at the drift suite's pace of about 20 s per run
     assertTrue(Double.parseDouble(cells[1]) > 6 && Double.parseDouble(cells[1]) < 10, o);
+    // the pilot has 6 blocks: 12 is an extrapolation, and the output says so
+    assertTrue(o.contains("*: more blocks than the pilot's 6, an extrapolation"), o);
+    assertTrue(o.lines().anyMatch(l -> l.startsWith("     6 ")), o);
   }
 
   @Test
@@ -49,6 +54,27 @@ class CalibrateCommandTest {
         "calibrate", BLOCKED.toString(), "--reference", "a", "--same", "b", "--blocks", "1");
     assertBad("faultbed: --shift: expected percentages above 0, got -5.0",
         "calibrate", BLOCKED.toString(), "--reference", "a", "--same", "b", "--shift", "-5");
+  }
+
+  @Test
+  void aPilotMustBeTheGateInAllButItsName() {
+    // the straggler pilot ran the gate's reference, Hadoop's speculator, on the gate's cluster, job and faults
+    assertEquals(0, faultbed("calibrate", "published/gate-power/stragglers", "--reference", "a", "--same", "a-again",
+        "--blocks", "8", "--draws", "50", "--gate", "../ci/scenarios/stragglers.json"), err.toString());
+    // the crash pilot ran no speculator, which neither of the gate's variants does
+    err.getBuffer().setLength(0);
+    assertEquals(2, faultbed("calibrate", "published/gate-power/crash", "--reference", "a", "--same", "a-again",
+        "--gate", "../ci/scenarios/crash.json"));
+    String line = err.toString().strip();
+    assertEquals(1, line.lines().count(), line);
+    assertTrue(line.startsWith("faultbed: SUITE: variant a is not the gate ../ci/scenarios/crash.json: speculation: got off,"
+        + " expected one of the gate's [reference hadoop3"), line);
+    // and against the other gate, the first field that differs
+    assertBad("faultbed: SUITE: variant a is not the gate ../ci/scenarios/crash.json: cluster.timeScale: got 0.1,"
+        + " expected 1.0 (the gate's reference)", "calibrate", "published/gate-power/stragglers", "--reference", "a",
+        "--same", "a-again", "--gate", "../ci/scenarios/crash.json");
+    assertBad("faultbed: --gate: expected a scenario file, got nope.json", "calibrate", BLOCKED.toString(),
+        "--reference", "a", "--same", "b", "--gate", "nope.json");
   }
 
   private void assertBad(String line, String... args) {

@@ -122,20 +122,64 @@ class CompareCommandTest {
     assertTrue(out.toString().contains("verdict: WORSE"), out.toString());
   }
 
-  @Test
-  void allAgainstComparesEveryOtherVariantInOneFamily(@TempDir Path tmp) {
+  /** hadoop3 and mine of {@link BlockedRecords}, and theirs: hadoop3 with its first block 0.1 s slower. */
+  private static Path hadoop3MineAndTheirs(Path dir) {
     var times = new java.util.LinkedHashMap<String, double[]>();
     times.put("hadoop3", BlockedRecords.HADOOP3);
     times.put("mine", BlockedRecords.MINE);
     times.put("theirs", BlockedRecords.HADOOP3.clone());
     times.get("theirs")[0] = 30.1;
-    Path dir = BlockedRecords.write(tmp.resolve("blocks"), times);
+    return BlockedRecords.write(dir, times);
+  }
+
+  @Test
+  void allAgainstComparesEveryOtherVariantInOneFamily(@TempDir Path tmp) {
+    Path dir = hadoop3MineAndTheirs(tmp.resolve("blocks"));
     assertEquals(0, faultbed("compare", dir.toString(), "--all-against", "hadoop3"), out + "\n" + err);
     String o = out.toString();
     assertTrue(o.contains("2 comparisons: p-values Holm-adjusted; a lone change must reach alpha 0.05/2"), o);
     assertTrue(o.contains("hadoop3 -> mine: paired by block"), o);
     assertTrue(o.contains("hadoop3 -> theirs: paired by block"), o);
     assertTrue(o.contains("exact p 0.00781, Holm 0.0156"), o);
+  }
+
+  @Test
+  void suitesAreOneFamilySoTheWholeGateHoldsItsAlpha(@TempDir Path tmp) {
+    Path crash = BlockedRecords.hadoop3AndMine(tmp.resolve("crash"));
+    Path stragglers = BlockedRecords.hadoop3AndMine(tmp.resolve("stragglers"));
+    // alone, each suite's exact p 0.00781 is below alpha 0.01: WORSE
+    assertEquals(1, faultbed("compare", crash.toString(), "--all-against", "hadoop3", "--alpha", "0.01",
+        "--max-regression", "2"), out + "\n" + err);
+    out.getBuffer().setLength(0);
+    // together, Holm doubles the smaller: 0.0156, and neither is WORSE at 0.01
+    assertEquals(0, faultbed("compare", "--suites", crash.toString(), stragglers.toString(), "--all-against", "hadoop3",
+        "--alpha", "0.01", "--max-regression", "2"), out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("== " + crash), o);
+    assertTrue(o.contains("== " + stragglers), o);
+    assertTrue(o.contains("2 comparisons: p-values Holm-adjusted; a lone change must reach alpha 0.01/2"), o);
+    assertTrue(o.contains("exact p 0.00781, Holm 0.0156"), o);
+    assertTrue(o.contains("one family: 2 comparisons across 2 suites, p-values Holm-adjusted together;"
+        + " family-wise alpha 0.01"), o);
+    assertTrue(o.strip().endsWith("no regression"), o);
+    out.getBuffer().setLength(0);
+    assertEquals(1, faultbed("compare", "--suites", crash.toString(), stragglers.toString(), "--all-against", "hadoop3",
+        "--alpha", "0.05", "--max-regression", "2", "--json"), out + "\n" + err);
+    assertTrue(out.toString().contains("\"familyWiseAlpha\" : 0.05"), out.toString());
+  }
+
+  @Test
+  void severalReferencesAreSeveralFamiliesAdjustedAcrossThem(@TempDir Path tmp) {
+    Path dir = hadoop3MineAndTheirs(tmp.resolve("blocks"));
+    assertEquals(0, faultbed("compare", dir.toString(), "--all-against", "hadoop3,theirs"), out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("== family 1 of 2: every variant against hadoop3"), o);
+    assertTrue(o.contains("== family 2 of 2: every variant against theirs"), o);
+    assertTrue(o.contains("family: the 2 comparisons below, Holm-adjusted within it; one of 2 families in this"
+        + " document, adjusted across them (Benjamini-Hochberg"), o);
+    // hadoop3 -> mine: exact p 0.00781, Holm 0.0156 in its family; both families selected: times 2 / 2
+    assertTrue(o.contains("exact p 0.00781, adjusted 0.0156"), o);
+    assertTrue(o.contains("theirs -> mine: paired by block"), o);
   }
 
   @Test
@@ -159,6 +203,16 @@ class CompareCommandTest {
     assertBad("--all-against: expected one of [crash] in BASELINE, got other", "compare", runs.toString(),
         "--all-against", "other");
     assertBad("candidate has no variant but crash to compare", "compare", runs.toString(), "--all-against", "crash");
+    assertBad("--suites: expected --all-against with it", "compare", "--suites", runs.toString());
+    assertBad("--suites: expected no BASELINE or CANDIDATE with it, got " + runs, "compare", runs.toString(),
+        "--suites", runs.toString(), "--all-against", "crash");
+    assertBad("--suites: expected folders of run records, got " + tmp.resolve("nope"), "compare", "--suites",
+        tmp.resolve("nope").toString(), "--all-against", "crash");
+    assertBad("--all-against: expected one of [crash] in " + runs + ", got other", "compare", "--suites",
+        runs.toString(), "--all-against", "other");
+    assertBad("BASELINE: expected a folder of run records or a baseline file (or --suites DIR...)", "compare");
+    assertBad("--all-against: expected one of [crash] in BASELINE, got other", "compare", runs.toString(),
+        "--all-against", "crash,other");
   }
 
   private void assertBad(String expectedStart, String... args) {

@@ -9,7 +9,6 @@ import faultbed.results.RunRecord;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -40,34 +39,53 @@ class PlanCommandTest {
     return dir;
   }
 
-  /** The row of {@code label}: pilot size, spread, runs needed, then the four detectable ratios. */
-  private String[] row(String label) {
-    String line = out.toString().lines().filter(l -> l.startsWith(label + " ")).findFirst().orElseThrow(
-        () -> new AssertionError("no row " + label + " in\n" + out));
-    return line.substring(label.length()).trim().split("\\s+");
+  /** The section of {@code label}: its heading line, then one line per size. */
+  private List<String> section(String label) {
+    List<String> lines = out.toString().lines().toList();
+    int start = lines.indexOf(lines.stream().filter(l -> l.startsWith(label + ": pilot of ")).findFirst()
+        .orElseThrow(() -> new AssertionError("no section " + label + " in\n" + out)));
+    int end = start + 1;
+    while (end < lines.size() && !lines.get(end).isBlank()) {
+      end++;
+    }
+    return lines.subList(start, end);
   }
 
-  private static double ratio(String cell) {
-    return Double.parseDouble(cell.substring(1));
+  private static int needed(List<String> section) {
+    String n = section.get(0).replaceFirst(".*needed: ", "").split(" ")[0];
+    return n.equals("more") ? Integer.MAX_VALUE : Integer.parseInt(n);
+  }
+
+  /** Size (with * when an extrapolation), point, low, high of each size's line. */
+  private static List<String[]> power(List<String> section) {
+    return section.subList(2, section.size()).stream()
+        .map(l -> l.trim().replaceAll("[\\[\\],]", " ").trim().split("\\s+")).toList();
   }
 
   @Test
   void independentRunsNeedAboutWhatTheTextbookSays(@TempDir Path tmp) {
     assertEquals(0, faultbed("plan", pilot(tmp).toString()), err.toString());
     String o = out.toString();
-    assertTrue(o.contains("unpaired: each variant's log times about their median (Mann-Whitney)"), o);
-    assertTrue(o.contains("to see a slowdown of x1.050 80% of the time at alpha 0.05; 1000 simulations per size"), o);
-    String[] crash = row("crash");
-    assertEquals("20", crash[0]);
+    assertTrue(o.contains("unpaired: each variant's runs (Mann-Whitney)"), o);
+    assertTrue(o.contains("to see a slowdown of x1.050 80% of the time at alpha 0.05"), o);
+    assertTrue(o.contains("unpaired power: share of 2000 suites of n runs drawn with replacement"), o);
+    List<String> crash = section("crash");
+    assertTrue(crash.get(0).startsWith("crash: pilot of 20 runs, time log sd 0.0"), o);
     // normal theory: 2 (1.96 + 0.84)^2 (0.06 / ln 1.05)^2 = 24 per variant, a rank test a little more
-    int needed = Integer.parseInt(crash[2]);
+    int needed = needed(crash);
     assertTrue(needed >= 18 && needed <= 40, "needed " + needed + "\n" + o);
-    double[] detectable = Arrays.stream(crash, 3, 7).mapToDouble(PlanCommandTest::ratio).toArray();
-    for (int i = 1; i < detectable.length; i++) {
-      assertTrue(detectable[i] < detectable[i - 1], "shrinks with n: " + Arrays.toString(detectable));
+    double previous = -1;
+    for (String[] cells : power(crash)) {
+      int n = Integer.parseInt(cells[0].replace("*", ""));
+      double point = Double.parseDouble(cells[1]);
+      assertTrue(point >= previous, "power grows with n:\n" + o);
+      assertTrue(Double.parseDouble(cells[2]) <= point && point <= Double.parseDouble(cells[3]),
+          "the interval holds the point estimate:\n" + o);
+      assertEquals(n > 20, cells[0].endsWith("*"), "sizes beyond the pilot's 20 runs are extrapolations:\n" + o);
+      assertEquals(n >= needed, point >= 0.8, o);
+      previous = point;
     }
-    // the size that was found needed sees 5%, so 20 runs see less, 40 more
-    assertTrue(detectable[2] > 1.05 && detectable[3] < 1.05, Arrays.toString(detectable));
+    assertTrue(o.contains("*: more runs than the pilot has, an extrapolation"), o);
   }
 
   @Test
@@ -76,16 +94,15 @@ class PlanCommandTest {
     assertEquals(0, faultbed("plan", dir.toString(), "--effect", "3%"), err.toString());
     String o = out.toString();
     assertTrue(o.contains("paired: each variant's per-block log ratios against hadoop3 (Wilcoxon signed-rank)"), o);
-    String[] pair = row("hadoop3 -> mine");
-    assertEquals("9", pair[0], "blocks in which both jobs succeeded");
-    int pairedBlocks = Integer.parseInt(pair[2]);
+    List<String> pair = section("hadoop3 -> mine");
+    assertTrue(pair.get(0).startsWith("hadoop3 -> mine: pilot of 9 blocks"), "blocks in which both jobs succeeded");
+    int pairedBlocks = needed(pair);
     assertTrue(pairedBlocks <= 10, o);
 
     out.getBuffer().setLength(0);
     assertEquals(0, faultbed("plan", dir.toString(), "--effect", "3%", "--unpaired", "--variant", "hadoop3"), err.toString());
-    String[] alone = row("hadoop3");
-    assertTrue(alone[2].startsWith(">") || Integer.parseInt(alone[2]) > 10 * pairedBlocks,
-        "independent runs of a 30% block spread need far more: " + out);
+    int alone = needed(section("hadoop3"));
+    assertTrue(alone > 10 * pairedBlocks, "independent runs of a 30% block spread need far more: " + out);
   }
 
   @Test

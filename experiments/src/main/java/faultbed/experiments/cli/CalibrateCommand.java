@@ -1,12 +1,16 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.scenario.PilotOfGate;
+import faultbed.experiments.scenario.Scenario;
+import faultbed.experiments.scenario.ScenarioException;
+import faultbed.experiments.scenario.ScenarioParser;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import faultbed.results.compare.GateCalibration;
 import faultbed.results.compare.SampleSet;
-import faultbed.results.stats.Bootstrap;
 import faultbed.results.Distribution;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.PilotPower;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +30,9 @@ import picocli.CommandLine.Parameters;
     "Measures how often 'faultbed compare' fails a suite (false alarms, and detection of a known slowdown) "
         + "by drawing suites of n blocks from a recorded suite that ran one variant twice (no cluster needed).",
     "SUITE is a folder of run records in blocks with the variants named by --reference and --same (identical "
-        + "settings: an A/A pair) and, if given, --changed (a known difference). Exit 0: measured; 2: bad input."})
+        + "settings: an A/A pair) and, if given, --changed (a known difference). Paired rates come with a 90% "
+        + "interval from re-drawing the pilot's blocks, by the method 'faultbed plan' uses. Exit 0: measured; "
+        + "2: bad input."})
 final class CalibrateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "SUITE", description = "folder of run records that ran in blocks")
   Path suite;
@@ -57,8 +63,14 @@ final class CalibrateCommand implements Callable<Integer> {
       description = "the gate's allowed slowdown of the median (default ${DEFAULT-VALUE})")
   double maxRegression;
 
+  @Option(names = "--gate", paramLabel = "SCENARIO",
+      description = "the gate scenario the pilot stands for (ci/scenarios/*.json): refuse unless --reference and"
+          + " --same ran as one of its variants, in everything but the name")
+  Path gate;
+
   @Option(names = "--draws", paramLabel = "K", defaultValue = "2000",
-      description = "suites drawn per size (default ${DEFAULT-VALUE})")
+      description = "suites drawn per size from the pilot as recorded (default ${DEFAULT-VALUE}); each interval"
+          + " re-draws the pilot 200 times, 200 suites each")
   int draws;
 
   @CommandLine.Spec
@@ -90,11 +102,17 @@ final class CalibrateCommand implements Callable<Integer> {
       return bad(err, "SUITE: expected a folder of run records, got " + suite);
     }
     List<RunRecord> records = new RecordStore(suite).readAll();
+    if (gate != null) {
+      String mismatch = gateMismatch(records);
+      if (mismatch != null) {
+        return bad(err, mismatch);
+      }
+    }
     GateCalibration calibration;
     try {
       calibration = GateCalibration.of(SampleSet.read(suite), reference, same, changed, sizes,
-          shifts.stream().map(s -> 1 + s / 100).toList(), new GateThresholds(alpha, maxRegression), draws,
-          Bootstrap.DEFAULT.seed(), secondsPerRun(records));
+          shifts.stream().map(s -> 1 + s / 100).toList(), new GateThresholds(alpha, maxRegression),
+          PilotPower.Method.DEFAULT.withSuites(draws), secondsPerRun(records));
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, "SUITE: " + e.getMessage());
     }
@@ -102,6 +120,41 @@ final class CalibrateCommand implements Callable<Integer> {
     out.print(calibration.table());
     out.flush();
     return 0;
+  }
+
+  /** One line saying how the pilot's A/A pair is not the gate's variant; null when it is. */
+  private String gateMismatch(List<RunRecord> records) {
+    if (!Files.isRegularFile(gate)) {
+      return "--gate: expected a scenario file, got " + gate;
+    }
+    Scenario gateScenario;
+    try {
+      gateScenario = ScenarioParser.parse(gate);
+    } catch (ScenarioException e) {
+      return "--gate: " + e.getMessage();
+    }
+    Path copy = suite.resolve(RecordStore.SCENARIO_COPY);
+    if (!Files.isRegularFile(copy)) {
+      return "SUITE: expected the scenario it ran (" + RecordStore.SCENARIO_COPY + ") to check against --gate, got none in "
+          + suite;
+    }
+    Scenario pilot;
+    try {
+      pilot = ScenarioParser.parse(copy);
+    } catch (ScenarioException e) {
+      return "SUITE: " + RecordStore.SCENARIO_COPY + ": " + e.getMessage();
+    }
+    for (String variant : List.of(reference, same)) {
+      if (pilot.variants().stream().noneMatch(v -> v.name().equals(variant))) {
+        return "SUITE: expected a variant " + variant + " in " + RecordStore.SCENARIO_COPY;
+      }
+      var difference = PilotOfGate.difference(pilot, variant,
+          records.stream().filter(r -> variant.equals(r.variant())).toList(), gateScenario);
+      if (difference.isPresent()) {
+        return "SUITE: variant " + variant + " is not the gate " + gate + ": " + difference.get();
+      }
+    }
+    return null;
   }
 
   /** Median gap between consecutive run starts: a run and the reset after it. NaN when unknown. */

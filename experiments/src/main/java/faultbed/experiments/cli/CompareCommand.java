@@ -6,7 +6,10 @@ import faultbed.results.report.ComparePage;
 import faultbed.results.stats.Analysis;
 import faultbed.results.stats.GateThresholds;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,12 +21,14 @@ import picocli.CommandLine.Parameters;
     "Gates CANDIDATE against BASELINE: exit 1 on a regression (no cluster needed).",
     "Each is a folder of run records or a baseline file written by 'faultbed baseline'; variants "
         + "are compared by name, two variants of one suite that ran in blocks pair by pair. Several "
-        + "variants at once get Holm-adjusted p-values. Exit 0: no regression; 1: a variant got "
+        + "variants at once get Holm-adjusted p-values; --suites makes one family of several suites, as a gate "
+        + "of several scenarios needs. Exit 0: no regression; 1: a variant got "
         + "significantly slower than allowed, or failed significantly more jobs; 2: bad input."})
 final class CompareCommand implements Callable<Integer> {
   static final int REGRESSION = 1;
 
-  @Parameters(index = "0", paramLabel = "BASELINE", description = "folder of run records or baseline file")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "BASELINE",
+      description = "folder of run records or baseline file (none with --suites)")
   Path baseline;
 
   @Parameters(index = "1", arity = "0..1", paramLabel = "CANDIDATE",
@@ -54,8 +59,15 @@ final class CompareCommand implements Callable<Integer> {
   @Option(names = "--all-against", paramLabel = "V", arity = "0..1", fallbackValue = "",
       description = "compare every other variant of CANDIDATE with BASELINE's V, e.g. 'compare DIR --all-against baseline';"
           + " without V, the suite's reference: the variant its scenario names as \"reference\", else its only"
-          + " fault-free variant, else its first")
+          + " fault-free variant, else its first. V1,V2,...: one family against each, Holm within each and"
+          + " Benjamini-Hochberg across them")
   String allAgainst;
+
+  @Option(names = "--suites", paramLabel = "DIR", arity = "1..*",
+      description = "with --all-against: each of these suite folders against its own reference, every comparison"
+          + " of every suite in one family, Holm-adjusted together, so the chance that any says WORSE when nothing"
+          + " changed is at most --alpha (the CI gate over its scenarios)")
+  List<Path> suites;
 
   @Option(names = "--html", paramLabel = "FILE",
       description = "also write a page with the verdicts and both suites' completion times side by side")
@@ -83,8 +95,14 @@ final class CompareCommand implements Callable<Integer> {
     if (allAgainst != null && (variant != null || baselineVariant != null || candidateVariant != null)) {
       return bad(err, "--all-against: expected no --variant, --baseline-variant or --candidate-variant with it");
     }
-    if (html != null && java.nio.file.Files.isDirectory(html)) {
+    if (html != null && Files.isDirectory(html)) {
       return bad(err, "--html: expected a file to write the page to, got the folder " + html);
+    }
+    if (suites != null) {
+      return compareSuites(out, err);
+    }
+    if (baseline == null) {
+      return bad(err, "BASELINE: expected a folder of run records or a baseline file (or --suites DIR...)");
     }
     if (candidate == null && allAgainst == null) {
       return bad(err, "CANDIDATE: expected a folder of run records or a baseline file"
@@ -106,15 +124,16 @@ final class CompareCommand implements Callable<Integer> {
     }
     Analysis analysis = Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent));
     if ("".equals(allAgainst)) {
-      if (!java.nio.file.Files.isDirectory(baseline)) {
+      if (!Files.isDirectory(baseline)) {
         return bad(err, "--all-against: expected a variant name when BASELINE is a baseline file, not a suite folder");
       }
-      var reference = faultbed.results.ReferenceVariant.of(baseline, new faultbed.results.RecordStore(baseline).readAll());
-      if (reference.isEmpty()) {
+      allAgainst = reference(baseline, err);
+      if (allAgainst == null) {
         return bad(err, "BASELINE: expected run records in " + baseline);
       }
-      allAgainst = reference.get().name();
-      err.println("faultbed: comparing every variant with " + allAgainst + " (" + reference.get().why() + ")");
+    }
+    if (allAgainst != null && allAgainst.contains(",")) {
+      return compareFamilies(out, err, base);
     }
     if (allAgainst != null) {
       String missing = missingVariant(base, allAgainst, "BASELINE", "--all-against");
@@ -156,6 +175,125 @@ final class CompareCommand implements Callable<Integer> {
       out.flush();
     }
     return comparison.regression() ? REGRESSION : 0;
+  }
+
+  /** --all-against V1,V2: one family against each, in one suite; the families adjusted across. */
+  private int compareFamilies(PrintWriter out, PrintWriter err, SampleSet base) {
+    if (candidate != null && !candidate.equals(baseline)) {
+      return bad(err, "--all-against: expected one suite with several variants V1,V2, got CANDIDATE " + candidate);
+    }
+    if (html != null) {
+      return bad(err, "--html: expected one family, not several --all-against variants");
+    }
+    List<String> references = List.of(allAgainst.split(","));
+    for (String reference : references) {
+      String missing = missingVariant(base, reference, "BASELINE", "--all-against");
+      if (missing != null) {
+        return bad(err, missing);
+      }
+    }
+    List<SuiteComparison> families;
+    try {
+      families = SuiteComparison.families(base, references,
+          Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent)));
+    } catch (SampleSet.InvalidSampleSource e) {
+      return bad(err, e.getMessage());
+    }
+    boolean regression = families.stream().anyMatch(SuiteComparison::regression);
+    if (json.enabled) {
+      JsonOutput.print(out, families);
+    } else {
+      for (int i = 0; i < families.size(); i++) {
+        out.print("== family " + (i + 1) + " of " + families.size() + ": every variant against " + references.get(i)
+            + "\n" + families.get(i).table() + "\n");
+      }
+      out.println(regression ? "REGRESSION" : "no regression");
+      out.flush();
+    }
+    return regression ? REGRESSION : 0;
+  }
+
+  /**
+   * --suites: every suite against its own reference in one family. Each suite's table, then the
+   * family-wise level the whole gate holds.
+   */
+  private int compareSuites(PrintWriter out, PrintWriter err) {
+    if (baseline != null) {
+      return bad(err, "--suites: expected no BASELINE or CANDIDATE with it, got " + baseline);
+    }
+    if (allAgainst == null) {
+      return bad(err, "--suites: expected --all-against with it (each suite's variants against its reference)");
+    }
+    if (html != null) {
+      return bad(err, "--html: expected one suite, not --suites");
+    }
+    List<SampleSet> sets = new ArrayList<>();
+    List<String> references = new ArrayList<>();
+    for (Path dir : suites) {
+      if (!Files.isDirectory(dir)) {
+        return bad(err, "--suites: expected folders of run records, got " + dir);
+      }
+      SampleSet set;
+      try {
+        set = SampleSet.read(dir);
+      } catch (SampleSet.InvalidSampleSource e) {
+        return bad(err, "--suites: " + dir + ": " + e.getMessage());
+      }
+      String reference = allAgainst.isEmpty() ? reference(dir, err) : allAgainst;
+      String missing = reference == null ? "--suites: expected run records in " + dir
+          : missingVariant(set, reference, dir.toString(), "--all-against");
+      if (missing != null) {
+        return bad(err, missing);
+      }
+      sets.add(set);
+      references.add(reference);
+    }
+    List<SuiteComparison> compared;
+    Analysis analysis = Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent));
+    try {
+      compared = SuiteComparison.allAgainst(sets, references, analysis);
+    } catch (SampleSet.InvalidSampleSource e) {
+      return bad(err, e.getMessage());
+    }
+    GateFamily family = new GateFamily(alpha, compared.stream().mapToInt(c -> c.comparisons().size()).sum(),
+        compared, compared.stream().anyMatch(SuiteComparison::regression));
+    if (json.enabled) {
+      JsonOutput.print(out, family);
+    } else {
+      for (SuiteComparison c : compared) {
+        out.print("== " + c.candidateSource() + "\n" + c.table() + "\n");
+      }
+      out.println(family.statement());
+      out.println(family.regression() ? "REGRESSION" : "no regression");
+      out.flush();
+    }
+    return family.regression() ? REGRESSION : 0;
+  }
+
+  /**
+   * Several suites compared as one family.
+   *
+   * @param familyWiseAlpha the chance that any comparison says WORSE on times when nothing changed is at most this
+   */
+  record GateFamily(double familyWiseAlpha, int comparisons, List<SuiteComparison> suites, boolean regression) {
+    String statement() {
+      return String.format(java.util.Locale.ROOT, "one family: %d comparisons across %d suites, p-values Holm-adjusted"
+          + " together; family-wise alpha %s: when nothing changed, the chance that any says WORSE on times is at most"
+          + " %s (the failed-job tests are a second family, Holm-adjusted the same way)", comparisons, suites.size(),
+          faultbed.results.stats.Format.plain(familyWiseAlpha), faultbed.results.stats.Format.plain(familyWiseAlpha));
+    }
+  }
+
+  /** The suite's reference variant, said on standard error; null without run records. */
+  private static String reference(Path dir, PrintWriter err) {
+    var reference = faultbed.results.ReferenceVariant.of(dir, new faultbed.results.RecordStore(dir).readAll());
+    if (reference.isEmpty()) {
+      return null;
+    }
+    err.println("faultbed: " + dir + ": comparing every variant with " + reference.get().name() + " ("
+        + reference.get().why() + ")");
+    err.flush();
+    return reference.get().name();
   }
 
   /** One line naming the option when {@code name} is given but {@code set} lacks it; null when fine. */

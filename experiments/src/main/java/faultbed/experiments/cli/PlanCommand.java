@@ -2,7 +2,7 @@ package faultbed.experiments.cli;
 
 import faultbed.results.compare.RunPlan;
 import faultbed.results.compare.SampleSet;
-import faultbed.results.stats.PowerSimulation;
+import faultbed.results.stats.PilotPower;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -15,8 +15,10 @@ import picocli.CommandLine.Parameters;
 @Command(name = "plan", mixinStandardHelpOptions = true, description = {
     "Says how many runs per variant (blocks, when paired) a suite needs for 'faultbed compare' to see a "
         + "slowdown, from a pilot suite's spread (no cluster needed).",
-    "PILOT is a folder of run records or a baseline file. It also gives the smallest slowdown 5, 10, 20 "
-        + "and 40 runs would see. Exit 0: planned; 2: bad input."})
+    "PILOT is a folder of run records or a baseline file. It gives the power at 5, 10, 20 and 40 runs and at the "
+        + "size needed, with a 90% interval from re-drawing the pilot's blocks (or runs), by the method "
+        + "'faultbed calibrate' uses; sizes beyond the pilot are marked as extrapolations. Exit 0: planned; "
+        + "2: bad input."})
 final class PlanCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "PILOT", description = "folder of run records or baseline file")
   Path pilot;
@@ -81,7 +83,7 @@ final class PlanCommand implements Callable<Integer> {
           + " (or plan --unpaired)");
     }
     RunPlan plan = RunPlan.of(samples, variant, blocked && !unpaired, 1 + percent / 100, power, alpha,
-        PowerSimulation.DEFAULT);
+        PilotPower.Method.DEFAULT);
     PrintWriter out = spec.commandLine().getOut();
     out.print(plan.table());
     out.flush();

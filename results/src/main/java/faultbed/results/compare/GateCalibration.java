@@ -5,6 +5,7 @@ import faultbed.results.stats.Bootstrap;
 import faultbed.results.stats.Comparison;
 import faultbed.results.stats.Format;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.PilotPower;
 import faultbed.results.stats.PowerSimulation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.stream.IntStream;
 
 /**
  * How often the gate ('faultbed compare' with given thresholds) says WORSE, measured on real runs:
@@ -31,6 +33,8 @@ import java.util.TreeMap;
  *
  * Each is measured twice: with the drawn runs paired by block, as the gate sees an interleaved suite,
  * and with the same runs as independent samples, as it sees runs recorded apart (a stored baseline).
+ * Paired false alarms and known slowdowns are {@link PilotPower}'s, the method 'faultbed plan'
+ * shares, with an interval from re-drawing the pilot's blocks: a pilot of few blocks says little.
  * Within each drawn block the reference's and the same variant's runs swap sides half the time:
  * they are exchangeable (same settings, order shuffled in the block), so this draws from the null
  * hypothesis itself rather than from whatever difference the recorded blocks happened to show.
@@ -42,16 +46,19 @@ import java.util.TreeMap;
  *     cluster reset included (NaN when unknown)
  */
 public record GateCalibration(String source, String reference, String same, String changed,
-    GateThresholds thresholds, int draws, long seed, int blocks, double secondsPerRun,
+    GateThresholds thresholds, PilotPower.Method method, int blocks, double secondsPerRun,
     List<Double> shifts, Comparison changedOnWholeSuite, List<Row> rows) {
 
+  /** A rate of the gate's WORSE verdicts: paired by block with its interval, and as independent runs. */
+  public record Rate(PilotPower.Estimate paired, double unpaired) {}
+
   /**
-   * Rates at one suite size; each array has a paired and an unpaired entry.
+   * Rates at one suite size.
    *
-   * @param detectedShift per shift in {@link #shifts()}: {paired, unpaired}
+   * @param detectedShift per shift in {@link #shifts()}
    * @param detectedChanged {paired, unpaired}, or null without a changed variant
    */
-  public record Row(int blocks, double[] falseAlarms, List<double[]> detectedShift, double[] detectedChanged) {}
+  public record Row(int blocks, Rate falseAlarms, List<Rate> detectedShift, double[] detectedChanged) {}
 
   public GateCalibration {
     shifts = List.copyOf(shifts);
@@ -61,18 +68,21 @@ public record GateCalibration(String source, String reference, String same, Stri
   // Only the verdict of each drawn comparison is read: its intervals and power line are not worth
   // 2000 resamples and 1000 simulations each, so they get one.
   private static Analysis verdictOnly(GateThresholds thresholds, long seed) {
-    return new Analysis(thresholds, new Bootstrap(1, 0.95, seed), new PowerSimulation(1, seed), 1);
+    return new Analysis(thresholds, new Bootstrap(1, 0.95, seed), new PowerSimulation(1, seed), 1, 1);
   }
 
   /**
    * @param changed the variant with a known difference, or null
    * @param sizes suite sizes in blocks
    * @param shifts known slowdowns as ratios (1.05: 5 % slower)
+   * @param method the power method; its suite count is also the draws of the unpaired and changed rates
    * @throws SampleSet.InvalidSampleSource when a variant is missing or did not run in blocks
    */
   public static GateCalibration of(SampleSet suite, String reference, String same, String changed,
-      List<Integer> sizes, List<Double> shifts, GateThresholds thresholds, int draws, long seed,
+      List<Integer> sizes, List<Double> shifts, GateThresholds thresholds, PilotPower.Method method,
       double secondsPerRun) {
+    int draws = method.suites();
+    long seed = method.seed();
     List<String> names = new ArrayList<>(List.of(reference, same));
     if (changed != null) {
       names.add(changed);
@@ -101,6 +111,8 @@ public record GateCalibration(String source, String reference, String same, Stri
         table[v][b] = byBlock.get(v).get(complete.get(b));
       }
     }
+    PilotPower pilot = PilotPower.paired(successful(table[0], table[0], table[1]),
+        successful(table[1], table[0], table[1]));
     Analysis analysis = verdictOnly(thresholds, seed);
     Path origin = suite.origin() != null ? suite.origin() : Path.of(suite.source());
     List<Row> rows = new ArrayList<>();
@@ -125,29 +137,34 @@ public record GateCalibration(String source, String reference, String same, Stri
             times[1][i] = t;
           }
         }
-        for (int p = 0; p < 2; p++) {
-          boolean paired = p == 0;
-          falseAlarms[p] += worse(origin, reference, times[0], same, times[1], paired, analysis);
-          for (int s = 0; s < shifts.size(); s++) {
-            double ratio = shifts.get(s);
-            double[] slower = Arrays.stream(times[1]).map(t -> t * ratio).toArray();
-            shifted[s][p] += worse(origin, reference, times[0], same, slower, paired, analysis);
-          }
-          if (changed != null) {
-            changedHits[p] += worse(origin, reference, times[0], changed, times[2], paired, analysis);
-          }
+        // paired, the A/A pair and its known slowdowns are the pilot's power below
+        falseAlarms[1] += worse(origin, reference, times[0], same, times[1], false, analysis);
+        for (int s = 0; s < shifts.size(); s++) {
+          double ratio = shifts.get(s);
+          double[] slower = Arrays.stream(times[1]).map(t -> t * ratio).toArray();
+          shifted[s][1] += worse(origin, reference, times[0], same, slower, false, analysis);
+        }
+        for (int p = 0; changed != null && p < 2; p++) {
+          changedHits[p] += worse(origin, reference, times[0], changed, times[2], p == 0, analysis);
         }
       }
-      List<double[]> detected = new ArrayList<>();
-      for (int[] s : shifted) {
-        detected.add(rates(s, draws));
+      List<Rate> detected = new ArrayList<>();
+      for (int s = 0; s < shifts.size(); s++) {
+        detected.add(new Rate(pilot.estimate(n, shifts.get(s), thresholds, method), shifted[s][1] / (double) draws));
       }
-      rows.add(new Row(n, rates(falseAlarms, draws), detected, changed == null ? null : rates(changedHits, draws)));
+      rows.add(new Row(n, new Rate(pilot.estimate(n, 1, thresholds, method), falseAlarms[1] / (double) draws),
+          detected, changed == null ? null : rates(changedHits, draws)));
     }
     Comparison whole = changed == null ? null : SuiteComparison.of(suite, suite, reference, changed,
         Analysis.DEFAULT.withThresholds(thresholds)).comparisons().get(0);
-    return new GateCalibration(suite.source(), reference, same, changed, thresholds, draws, seed,
+    return new GateCalibration(suite.source(), reference, same, changed, thresholds, method,
         complete.size(), secondsPerRun, shifts, whole, rows);
+  }
+
+  /** {@code times} of the blocks in which both variants' jobs succeeded (NaN: a failed job). */
+  private static double[] successful(double[] times, double[] baseline, double[] candidate) {
+    return IntStream.range(0, times.length)
+        .filter(i -> !Double.isNaN(baseline[i]) && !Double.isNaN(candidate[i])).mapToDouble(i -> times[i]).toArray();
   }
 
   private static double[] rates(int[] counts, int draws) {
@@ -180,8 +197,11 @@ public record GateCalibration(String source, String reference, String same, Stri
     StringBuilder sb = new StringBuilder();
     sb.append("suite: ").append(source).append(", ").append(blocks).append(" complete blocks of ")
         .append(reference).append(", ").append(same).append(changed == null ? "" : ", " + changed).append('\n');
-    sb.append("gate: compare at ").append(thresholds.describe()).append("; ").append(draws)
-        .append(" suites of n blocks drawn with replacement per size, seed ").append(seed).append('\n');
+    sb.append("gate: compare at ").append(thresholds.describe()).append('\n');
+    sb.append("paired ").append(method.describe(true)).append('\n');
+    sb.append("as independent runs").append(changed == null ? "" : ", and " + changed).append(": share of ")
+        .append(method.suites()).append(" suites of n blocks drawn with replacement, the A/A pair's roles swapped at"
+            + " random, that the gate fails; seed ").append(method.seed()).append('\n');
     if (changedOnWholeSuite != null) {
       Comparison c = changedOnWholeSuite;
       sb.append(format("%s against %s on the whole suite: median %s [%s, %s], Hodges-Lehmann %s [%s, %s]%n",
@@ -189,22 +209,27 @@ public record GateCalibration(String source, String reference, String same, Stri
           Format.ratio(c.median().ratioInterval().high()), Format.ratio(c.shift().ratio()),
           Format.ratio(c.shift().interval().low()), Format.ratio(c.shift().interval().high())));
     }
-    sb.append("share of drawn suites the gate fails (WORSE), paired by block / as independent runs:\n\n");
-    StringBuilder header = new StringBuilder(format("%6s %8s  %-15s", "blocks", "minutes", "A/A false alarm"));
-    shifts.forEach(s -> header.append(format("  %-15s", same + " " + Format.ratio(s))));
+    sb.append("share of drawn suites the gate fails (WORSE), paired by block [90% interval] / as independent runs:\n\n");
+    StringBuilder header = new StringBuilder(format("%6s %8s  %-28s", "blocks", "minutes", "A/A false alarm"));
+    shifts.forEach(s -> header.append(format("  %-28s", same + " " + Format.ratio(s))));
     if (changed != null) {
       header.append(format("  %-15s", changed));
     }
     sb.append(header.toString().stripTrailing()).append('\n');
     for (Row r : rows) {
-      StringBuilder line = new StringBuilder(format("%6d %8s  %-15s", r.blocks(),
-          Double.isNaN(secondsPerRun) ? "?" : format("%.1f", minutes(r.blocks())), pair(r.falseAlarms())));
-      r.detectedShift().forEach(d -> line.append(format("  %-15s", pair(d))));
+      StringBuilder line = new StringBuilder(format("%6s %8s  %-28s",
+          r.blocks() + (r.falseAlarms().paired().extrapolated() ? "*" : ""),
+          Double.isNaN(secondsPerRun) ? "?" : format("%.1f", minutes(r.blocks())), rate(r.falseAlarms())));
+      r.detectedShift().forEach(d -> line.append(format("  %-28s", rate(d))));
       if (r.detectedChanged() != null) {
-        line.append(format("  %-15s", pair(r.detectedChanged())));
+        line.append(format("  %-15s", format("%.3f / %.3f", r.detectedChanged()[0], r.detectedChanged()[1])));
       }
       sb.append(line.toString().stripTrailing()).append('\n');
     }
+    rows.stream().filter(r -> r.falseAlarms().paired().extrapolated()).findFirst().ifPresent(r -> sb.append(format(
+        "%n*: more blocks than the pilot's %d, an extrapolation: a suite of %d drawn from them holds about %.1f distinct"
+            + " blocks, so its interval understates the uncertainty%n", blocks, r.blocks(),
+        r.falseAlarms().paired().distinctBlocks())));
     if (!Double.isNaN(secondsPerRun)) {
       sb.append(format("%nminutes: n blocks of two variants at the recorded pace, %.1f s per run including the reset%n",
           secondsPerRun));
@@ -212,8 +237,8 @@ public record GateCalibration(String source, String reference, String same, Stri
     return sb.toString();
   }
 
-  private static String pair(double[] rates) {
-    return format("%.3f / %.3f", rates[0], rates[1]);
+  private static String rate(Rate rate) {
+    return rate.paired().describe() + format(" / %.3f", rate.unpaired());
   }
 
   private static String format(String pattern, Object... args) {

@@ -7,10 +7,12 @@ import faultbed.results.stats.Comparison;
 import faultbed.results.stats.Comparison.Design;
 import faultbed.results.stats.Format;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.Families;
 import faultbed.results.stats.Holm;
 import faultbed.results.stats.Interval;
 import faultbed.results.stats.Verdict;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -62,35 +64,108 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
    */
   public static SuiteComparison allAgainst(SampleSet baseline, String variant, SampleSet candidate,
       Analysis analysis) {
-    VariantSample reference = pick(baseline, variant, "baseline");
+    return adjustedTogether(List.of(againstOne(baseline, variant, candidate, "")), analysis).get(0);
+  }
+
+  /** Every variant of {@code candidate} but {@code variant} paired with the baseline's; {@code where} prefixes errors. */
+  private static Family againstOne(SampleSet baseline, String variant, SampleSet candidate, String where) {
+    VariantSample reference = pick(baseline, variant, where + "baseline");
     List<VariantSample[]> pairs = candidate.variants().stream().filter(c -> !c.variant().equals(variant))
         .map(c -> new VariantSample[] {reference, c}).toList();
     if (pairs.isEmpty()) {
-      throw new SampleSet.InvalidSampleSource("candidate has no variant but " + variant + " to compare");
+      throw new SampleSet.InvalidSampleSource(where + "candidate has no variant but " + variant + " to compare");
     }
-    return compare(baseline, candidate, pairs, analysis);
+    return new Family(baseline, candidate, pairs);
   }
+
+  /**
+   * Every variant of each suite against that suite's own {@code variants.get(i)}, all comparisons
+   * of all suites in one family: their p-values are Holm-adjusted together, so the chance that any
+   * of them says WORSE on times when nothing changed is at most alpha, however many suites a gate
+   * runs. One result per suite, in the order given.
+   */
+  public static List<SuiteComparison> allAgainst(List<SampleSet> suites, List<String> variants, Analysis analysis) {
+    List<Family> families = new ArrayList<>();
+    for (int i = 0; i < suites.size(); i++) {
+      families.add(againstOne(suites.get(i), variants.get(i), suites.get(i), suites.get(i).source() + ": "));
+    }
+    return adjustedTogether(families, analysis);
+  }
+
+  /** Variant pairs of one baseline and one candidate. */
+  private record Family(SampleSet baseline, SampleSet candidate, List<VariantSample[]> pairs) {}
 
   private static SuiteComparison compare(SampleSet baseline, SampleSet candidate, List<VariantSample[]> pairs,
       Analysis analysis) {
-    Analysis family = analysis.forTests(pairs.size());
+    return adjustedTogether(List.of(new Family(baseline, candidate, pairs)), analysis).get(0);
+  }
+
+  /**
+   * Several families in one document: every variant of {@code suite} against each of
+   * {@code references} in turn, one family per reference; Holm within each family and
+   * Benjamini-Hochberg across them ({@link Families}). One result per family, in the order given.
+   */
+  public static List<SuiteComparison> families(SampleSet suite, List<String> references, Analysis analysis) {
+    List<Family> families = references.stream().map(r -> againstOne(suite, r, suite, "")).toList();
+    Analysis document = analysis.forFamilies(families.size());
+    List<List<Comparison>> raw = families.stream()
+        .map(f -> raw(f, document.forTests(f.pairs().size()))).toList();
+    double alpha = analysis.thresholds().alpha();
+    double[][] times = Families.adjust(alpha, raw.stream().map(SuiteComparison::timePValues).toArray(double[][]::new));
+    double[][] failures = Families.adjust(alpha, raw.stream().map(SuiteComparison::failurePValues)
+        .toArray(double[][]::new));
+    List<SuiteComparison> results = new ArrayList<>();
+    for (int f = 0; f < families.size(); f++) {
+      results.add(adjusted(families.get(f), raw.get(f), times[f], failures[f]));
+    }
+    return results;
+  }
+
+  /** Compares every pair of every family, Holm-adjusting all their p-values as one family. */
+  private static List<SuiteComparison> adjustedTogether(List<Family> families, Analysis analysis) {
+    Analysis family = analysis.forTests(families.stream().mapToInt(f -> f.pairs().size()).sum());
+    List<Comparison> raw = families.stream().flatMap(f -> raw(f, family).stream()).toList();
+    double[] times = Holm.adjust(timePValues(raw));
+    double[] failures = Holm.adjust(failurePValues(raw));
+    List<SuiteComparison> results = new ArrayList<>();
+    int from = 0;
+    for (Family f : families) {
+      int to = from + f.pairs().size();
+      results.add(adjusted(f, raw.subList(from, to), Arrays.copyOfRange(times, from, to),
+          Arrays.copyOfRange(failures, from, to)));
+      from = to;
+    }
+    return results;
+  }
+
+  /** Each pair of the family compared, unadjusted. */
+  private static List<Comparison> raw(Family f, Analysis analysis) {
     List<Comparison> raw = new ArrayList<>();
-    for (VariantSample[] p : pairs) {
+    for (VariantSample[] p : f.pairs()) {
       if (p[0].completionSeconds().isEmpty()) {
         throw new SampleSet.InvalidSampleSource("baseline variant " + p[0].variant()
             + ": no successful runs to compare against");
       }
-      raw.add(compare(baseline, candidate, p[0], p[1], family));
+      raw.add(compare(f.baseline(), f.candidate(), p[0], p[1], analysis));
     }
-    double[] times = Holm.adjust(raw.stream().mapToDouble(c -> c.test() == null ? Double.NaN : c.test().pValue())
-        .toArray());
-    double[] failures = Holm.adjust(raw.stream().mapToDouble(Comparison::failurePValue).toArray());
+    return raw;
+  }
+
+  private static double[] timePValues(List<Comparison> raw) {
+    return raw.stream().mapToDouble(c -> c.test() == null ? Double.NaN : c.test().pValue()).toArray();
+  }
+
+  private static double[] failurePValues(List<Comparison> raw) {
+    return raw.stream().mapToDouble(Comparison::failurePValue).toArray();
+  }
+
+  private static SuiteComparison adjusted(Family f, List<Comparison> raw, double[] times, double[] failures) {
     List<Comparison> adjusted = new ArrayList<>();
     for (int i = 0; i < raw.size(); i++) {
       adjusted.add(raw.get(i).adjusted(times[i], failures[i]));
     }
-    return new SuiteComparison(baseline.source(), candidate.source(), family, adjusted,
-        pairs.stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList());
+    return new SuiteComparison(f.baseline().source(), f.candidate().source(), raw.get(0).analysis(), adjusted,
+        f.pairs().stream().map(p -> new Pair(p[0].variant(), p[1].variant())).toList());
   }
 
   /** Paired when both variants are of one suite and ran in blocks; otherwise independent samples. */
@@ -139,7 +214,12 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
         thresholds.describe(), bootstrap.resamples(), bootstrap.level() * 100, bootstrap.seed()));
     sb.append(format("power: the smallest slowdown the test sees %.0f%% of the time, %d simulations, seed %d%n",
         Comparison.POWER * 100, analysis.simulation().repetitions(), analysis.simulation().seed()));
-    if (analysis.tests() > 1) {
+    if (analysis.families() > 1) {
+      sb.append(format("family: the %d comparisons below, Holm-adjusted within it; one of %d families in this"
+          + " document, adjusted across them (Benjamini-Hochberg on each family's smallest Holm p, the selected"
+          + " families' Holm p times families / selected: Benjamini and Bogomolov 2014)%n", analysis.tests(),
+          analysis.families()));
+    } else if (analysis.tests() > 1) {
       sb.append(format("%d comparisons: p-values Holm-adjusted; a lone change must reach alpha %s%n",
           analysis.tests(), level()));
     }
@@ -205,7 +285,7 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
   }
 
   private String holm(double adjusted) {
-    return analysis.tests() > 1 ? ", Holm " + Format.p(adjusted) : "";
+    return analysis.adjustment(adjusted);
   }
 
   private static String runs(Comparison.Side s) {

@@ -281,10 +281,14 @@ public final class SuiteReport {
       h.raw("<td title=\"").text(c.reason()).raw("\">").text(c.verdict().toString()).raw("</td></tr>\n");
     }
     h.raw("</tbody></table>\n");
+    int k = all.comparisons().size();
     h.raw("<p class=\"note\">").text(String.format(Locale.ROOT, "Ratios are variant over %s (%s); a ratio above 1 is"
-        + " slower. Verdicts at alpha %.2f with at most %.0f%% regression on Holm-adjusted p-values, as"
-        + " 'faultbed compare DIR --all-against' gives them.", reference, ref.why(), g.alpha(), g.maxRegressionPercent()))
-        .raw("</p>\n");
+        + " slower. One family: the %d %s of every other variant against %s; p-values Holm-adjusted within it"
+        + " (Holm p), verdicts at alpha %.2f with at most %.0f%% regression on them, as 'faultbed compare DIR"
+        + " --all-against' gives them. This report holds no other family, so nothing is adjusted across families;"
+        + " a document that quotes several families adjusts across them ('--all-against V1,V2': Benjamini-Hochberg"
+        + " over the families).", reference, ref.why(), k, k == 1 ? "comparison" : "comparisons", reference,
+        g.alpha(), g.maxRegressionPercent())).raw("</p>\n");
   }
 
   /** The speculators' backups per variant: launched, useful (beat the original), useless (lost to it). */

@@ -162,7 +162,7 @@ public record Comparison(Side baseline, Side candidate, Design design, Effect me
       boolean significant = timePValue < thresholds.alpha();
       String stats = "median " + Format.ratio(median.ratio()) + ", " + test.name() + " " + test.describeP()
           + holm(timePValue);
-      if (significant && median.ratio() > 1 + thresholds.maxRegressionPercent() / 100) {
+      if (thresholds.slowerThanAllowed(timePValue, median.ratio())) {
         verdict = Verdict.WORSE;
         reason = stats + ": slower by more than the allowed, at " + thresholds.describe();
       } else if (failuresPValue < thresholds.alpha()) {
@@ -191,9 +191,8 @@ public record Comparison(Side baseline, Side candidate, Design design, Effect me
         candidate.runs(), baseline.failed(), baseline.runs(), Format.p(failurePValue), holm(adjusted));
   }
 
-  /** ", Holm 0.834" when the p-value was adjusted for other comparisons. */
   private String holm(double adjusted) {
-    return analysis.tests() > 1 ? ", Holm " + Format.p(adjusted) : "";
+    return analysis.adjustment(adjusted);
   }
 
   /**

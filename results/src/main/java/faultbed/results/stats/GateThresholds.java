@@ -16,6 +16,14 @@ public record GateThresholds(double alpha, double maxRegressionPercent) {
     }
   }
 
+  /**
+   * The gate's rule for completion times: significant at alpha, and the candidate's median slower
+   * than allowed. {@link Comparison} judges with it, and so does the power of a planned suite.
+   */
+  public boolean slowerThanAllowed(double pValue, double medianRatio) {
+    return pValue < alpha && medianRatio > 1 + maxRegressionPercent / 100;
+  }
+
   /** "alpha 0.05, max regression 10%": the thresholds as a user wrote them. */
   public String describe() {
     return "alpha " + Format.plain(alpha) + ", max regression " + Format.plain(maxRegressionPercent) + "%";

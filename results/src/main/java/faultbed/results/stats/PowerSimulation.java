@@ -1,6 +1,5 @@
 package faultbed.results.stats;
 
-import java.util.OptionalInt;
 import java.util.SplittableRandom;
 
 /**
@@ -60,35 +59,5 @@ public record PowerSimulation(int repetitions, long seed) {
       }
     }
     return Math.exp(high);
-  }
-
-  /**
-   * The fewest runs per variant (blocks, when paired) that see a slowdown of {@code exp(logEffect)}
-   * with at least the given power at alpha; empty when not even {@code maxRuns} do. Exact up to 20
-   * runs, within 5% above that: the simulation's own noise is larger than one run there, and each
-   * step at a few hundred runs costs a tenth of a second.
-   */
-  public OptionalInt runsNeeded(Spread spread, double logEffect, double alpha, double power, int maxRuns) {
-    int fails = 1;
-    int passes;
-    for (int n = 2; ; n = Math.min(2 * n, maxRuns)) {
-      if (power(spread, logEffect, n, n, alpha) >= power) {
-        passes = n;
-        break;
-      }
-      fails = n;
-      if (n >= maxRuns) {
-        return OptionalInt.empty();
-      }
-    }
-    while (passes - fails > Math.max(1, fails / 20)) {
-      int middle = (fails + passes) >>> 1;
-      if (power(spread, logEffect, middle, middle, alpha) >= power) {
-        passes = middle;
-      } else {
-        fails = middle;
-      }
-    }
-    return OptionalInt.of(passes);
   }
 }
