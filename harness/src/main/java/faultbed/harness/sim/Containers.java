@@ -79,6 +79,11 @@ final class Containers {
     return byAttempt.get(attempt);
   }
 
+  /** Containers held by attempts, maps and reduces. */
+  int held() {
+    return byId.size();
+  }
+
   int heldByReduces() {
     return heldByReduces;
   }

@@ -97,18 +97,27 @@ final class SimCluster implements Cluster {
     SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), slotsPerNode(), spec.nodeVcores(), NODES_PER_RACK);
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
         ModelTimes.taskTimes(times, bytesPerMap, run.seed()), latencies, run.timeline(), model::slowdown,
-        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), 0, run.seed(), run.runIndex());
+        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(run, cluster), run.seed(),
+        run.runIndex());
 
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();
     long wall = System.nanoTime();
     SimulationResult result = Simulation.run(simulation);
     long wallMs = (System.nanoTime() - wall) / 1_000_000;
-    return record(run, job, cluster, result, startedAt, bytes, wallMs);
+    return record(run, job, cluster, result, startedAt, bytes, wallMs, simulation.applicationMasterNode());
+  }
+
+  /**
+   * Where the ResourceManager puts the AM: any node, as far as a job can tell; drawn from the run's
+   * seed (a stream of its own), so the variants of a block have it on the same node.
+   */
+  private static int applicationMasterNode(RunSpec run, SimulatedCluster cluster) {
+    return new java.util.SplittableRandom(run.seed() ^ 0x5DEECE66DL).nextInt(cluster.nodes().size());
   }
 
   private RunRecord record(RunSpec run, Configuration job, SimulatedCluster cluster, SimulationResult result,
-      String startedAt, long bytes, long wallMs) {
+      String startedAt, long bytes, long wallMs, int amNode) {
     List<NodeInfo> nodes = new ArrayList<>();
     for (int i = 0; i < cluster.nodes().size(); i++) {
       int index = i;
@@ -150,7 +159,7 @@ final class SimCluster implements Cluster {
             result.diagnostics().isEmpty() ? null : String.join("\n", result.diagnostics())))
         .harnessMs(Map.of("simulate", wallMs)).notes(notes)
         .speculation(speculation(run, result))
-        .amAttempts(List.of(new RunRecord.AmAttempt(1, 0, cluster.node(0).address(), null, 0L)))
+        .amAttempts(List.of(new RunRecord.AmAttempt(1, amNode, cluster.node(amNode).address(), null, 0L)))
         .build();
   }
 

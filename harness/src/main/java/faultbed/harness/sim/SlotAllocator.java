@@ -22,7 +22,7 @@ import org.apache.hadoop.yarn.event.EventHandler;
  * Stands in for RMContainerAllocator and the ResourceManager's scheduler together: it takes the
  * attempts' container requests and, every heartbeat, fills free slots node by node (a rotating
  * start): maps whose earlier attempt failed first, then reduces once slow-start allows and within
- * the ramp-up limit, then maps with a replica of their split on the node, then any map. The replica
+ * the share RMContainerAllocator's ramp-up gives them, then maps with a replica of their split on the node, then any map. The replica
  * locations come from the simulation, not from the requests: Hadoop is given splits without hosts
  * (see Simulation). Hadoop's own RMContainerAllocator can run
  * against a simulated scheduler too, but it needs an MRAppMaster instance and leaves a thread
@@ -95,8 +95,7 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     for (LiveNode node : nodes) {
       liveSlots += node.alive ? node.node.slots() : 0;
     }
-    int reduceCap = maps.isEmpty() && failedMaps.isEmpty()
-        ? Integer.MAX_VALUE : (int) Math.max(1, liveSlots * reduceRampUpLimit);
+    int reduceCap = maps.isEmpty() && failedMaps.isEmpty() ? Integer.MAX_VALUE : reduceRampUp(liveSlots);
     for (int k = 0; k < nodes.size(); k++) {
       LiveNode node = nodes.get((k + rotation) % nodes.size());
       while (node.alive && node.freeSlots > 0) {
@@ -117,6 +116,24 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
       }
     }
     rotation = (rotation + ROTATION_STEP) % nodes.size();
+  }
+
+  /**
+   * How many reduces may hold containers while maps wait, as RMContainerAllocator.scheduleReduces
+   * ramps them up: the completed maps' share of the job's containers, up to the ramp-up limit, plus
+   * whatever of the maps' share the maps scheduled and running do not fill (the AM's own container
+   * is not the job's to share).
+   */
+  private int reduceRampUp(int liveSlots) {
+    int total = liveSlots - 1;
+    float completed = job.getTotalMaps() == 0 ? 1f : job.getCompletedMaps() / (float) job.getTotalMaps();
+    double reduces = Math.min(completed, reduceRampUpLimit) * total;
+    int mapsScheduled = maps.size() + failedMaps.size() + containers.held() - containers.heldByReduces();
+    double mapShare = total - reduces;
+    if (mapShare > mapsScheduled) {
+      reduces += mapShare - mapsScheduled;
+    }
+    return (int) Math.floor(reduces);
   }
 
   private TaskAttemptId nodeLocalMap(LiveNode node) {

@@ -227,8 +227,12 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       }
       commits.add((double) Math.max(0, r.job().finishedMs() - lastAttempt));
     }
-    if (maps.isEmpty()) {
+    if (runs == 0) {
       throw new IllegalArgumentException("records: expected runs whose jobs succeeded, got none among " + records.size());
+    }
+    if (maps.values().stream().allMatch(List::isEmpty)) {
+      throw new IllegalArgumentException("records: expected maps on nodes no fault had touched beyond their CPU (a disk"
+          + " throttle or load, a crash), which give a task's own work; every map of the " + runs + " runs ran on such a node");
     }
     Map<String, WorkloadTimes> workloads = new TreeMap<>();
     for (String type : maps.keySet()) {

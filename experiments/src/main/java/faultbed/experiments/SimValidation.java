@@ -1,0 +1,237 @@
+package faultbed.experiments;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import faultbed.experiments.scenario.Scenario;
+import faultbed.experiments.scenario.ScenarioException;
+import faultbed.experiments.scenario.ScenarioParser;
+import faultbed.harness.timemodel.TimeModel;
+import faultbed.results.Distribution;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import faultbed.results.compare.SampleSet;
+import faultbed.results.compare.SuiteComparison;
+import faultbed.results.stats.Analysis;
+import faultbed.results.stats.Comparison;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Judges the sim backend against suites recorded on real clusters: for each suite, a time model is
+ * fitted to its reference variant's runs only, every variant is simulated with the suite's own
+ * scenario (same seeds, faults, settings and blocks), and the simulated suite is read as the real one
+ * was: each variant's median and p90 against the real ones, each comparison with the reference (the
+ * Hodges-Lehmann ratio) against the real ratio's 95 % interval and direction. A negative control
+ * simulates every variant with the reference's speculation, so the variants differ in nothing the
+ * simulation sees: criteria that it also passes would not be evidence.
+ */
+public final class SimValidation {
+  private static final ObjectMapper JSON = RecordStore.json();
+
+  /**
+   * The criteria the issue sets: at least 80 % of variants within 10 % on the median, at least 80 %
+   * of comparisons with the simulated ratio inside the real 95 % interval, and every comparison
+   * significant on the real cluster in the same direction.
+   */
+  public record Criteria(double medianErrorShare, double insideShare, boolean directionsAgree, boolean met) {}
+
+  public record VariantRow(String suite, String variant, int realRuns, int simulatedRuns, double realMedianSeconds,
+      double simulatedMedianSeconds, double medianErrorPercent, double realP90Seconds, double simulatedP90Seconds,
+      double p90ErrorPercent, boolean negativeControl) {}
+
+  public record ComparisonRow(String suite, String variant, String reference, double realRatio, double realLow,
+      double realHigh, double realAdjustedP, double simulatedRatio, boolean inside, Boolean directionAgrees,
+      boolean negativeControl) {}
+
+  /** A suite the simulation cannot express, and why. */
+  public record Skipped(String suite, String why) {}
+
+  public record Result(String machine, List<String> suites, List<Skipped> skipped, List<VariantRow> variants,
+      List<ComparisonRow> comparisons, Criteria criteria, Criteria negativeControl) {}
+
+  private final double machineCores;
+  private final Path work;
+  private final Consumer<String> log;
+
+  /**
+   * @param machineCores the cores of the machine the suites' nodes shared
+   * @param work         where models and simulated records go, a folder per suite
+   */
+  public SimValidation(double machineCores, Path work, Consumer<String> log) {
+    this.machineCores = machineCores;
+    this.work = work;
+    this.log = log;
+  }
+
+  public Result validate(List<Path> suites) {
+    List<String> names = new ArrayList<>();
+    List<Skipped> skipped = new ArrayList<>();
+    List<VariantRow> variants = new ArrayList<>();
+    List<ComparisonRow> comparisons = new ArrayList<>();
+    for (Path suite : suites) {
+      String name = suite.getFileName().toString();
+      try {
+        validate(suite, name, variants, comparisons);
+        names.add(name);
+      } catch (ScenarioException | IllegalArgumentException e) {
+        log.accept(name + ": not simulated: " + e.getMessage());
+        skipped.add(new Skipped(name, e.getMessage()));
+      }
+    }
+    return new Result(machineCores + " cores shared by every node", names, skipped, variants, comparisons,
+        criteria(variants, comparisons, false), criteria(variants, comparisons, true));
+  }
+
+  private void validate(Path suite, String name, List<VariantRow> variants, List<ComparisonRow> comparisons) {
+    String text = read(suite.resolve(RecordStore.SCENARIO_COPY));
+    JsonNode scenario = parseJson(text);
+    String reference = scenario.path("reference").asText(null);
+    if (reference == null) {
+      throw new IllegalArgumentException("the scenario names no reference variant to fit the model to");
+    }
+    List<RunRecord> real = new RecordStore(suite).readAll();
+    List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(reference)).toList();
+    Path folder = work.resolve(name);
+    Path model = folder.resolve("model.json");
+    TimeModel.fit(name + "-" + reference, fitted, machineCores).write(model);
+    List<RunRecord> simulated = simulate(simScenario(scenario, model, null), name, folder.resolve("simulated"));
+    List<RunRecord> control = simulate(simScenario(scenario, model, reference), name + "-control",
+        folder.resolve("negative-control"));
+    collect(name, reference, real, simulated, false, variants, comparisons);
+    collect(name, reference, real, control, true, variants, comparisons);
+  }
+
+  /**
+   * The suite's scenario on the sim backend: the fitted model, every node on one machine of the
+   * machine's cores, no warm-up (nothing to warm); with {@code sameAs}, every variant speculates as
+   * that one does.
+   */
+  private ObjectNode simScenario(JsonNode original, Path model, String sameAs) {
+    ObjectNode s = original.deepCopy();
+    ObjectNode cluster = s.has("cluster") ? (ObjectNode) s.get("cluster") : s.putObject("cluster");
+    cluster.put("backend", "sim");
+    ObjectNode hadoop = s.has("hadoop") ? (ObjectNode) s.get("hadoop") : s.putObject("hadoop");
+    hadoop.put("faultbed.sim.model", model.toAbsolutePath().toString());
+    hadoop.put("faultbed.sim.shared-cores", Double.toString(machineCores));
+    s.put("warmup", 0);
+    for (Iterator<Map.Entry<String, JsonNode>> it = s.path("variants").fields(); it.hasNext(); ) {
+      JsonNode v = it.next().getValue();
+      if (v.has("cluster")) {
+        ((ObjectNode) v.get("cluster")).put("backend", "sim");
+      }
+    }
+    if (sameAs != null && s.has("variants")) {
+      JsonNode speculation = s.path("variants").path(sameAs).path("speculation");
+      for (Iterator<Map.Entry<String, JsonNode>> it = s.get("variants").fields(); it.hasNext(); ) {
+        ObjectNode v = (ObjectNode) it.next().getValue();
+        if (speculation.isMissingNode()) {
+          v.remove("speculation");
+        } else {
+          v.set("speculation", speculation);
+        }
+      }
+    }
+    return s;
+  }
+
+  private List<RunRecord> simulate(ObjectNode scenarioJson, String name, Path out) {
+    Scenario scenario = ScenarioParser.parse(scenarioJson.toString(), name);
+    try {
+      Files.createDirectories(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    log.accept(name + ": simulating " + scenario.variants().size() + " variants");
+    new SuiteRunner(scenario, new RecordStore(out), new SuiteRunner.Progress() { }).run();
+    return new RecordStore(out).readAll();
+  }
+
+  private static void collect(String suite, String reference, List<RunRecord> real, List<RunRecord> simulated,
+      boolean control, List<VariantRow> variants, List<ComparisonRow> comparisons) {
+    SampleSet realSet = SampleSet.fromRecords(suite, null, real);
+    SampleSet simSet = SampleSet.fromRecords(suite + " simulated", null, simulated);
+    for (String v : realSet.variantNames()) {
+      Distribution r = times(real, v);
+      Distribution s = times(simulated, v);
+      if (r == null || s == null) {
+        continue;
+      }
+      variants.add(new VariantRow(suite, v, r.n(), s.n(), r.median(), s.median(), percent(s.median(), r.median()),
+          r.p90(), s.p90(), percent(s.p90(), r.p90()), control));
+    }
+    SuiteComparison realCmp = SuiteComparison.allAgainst(realSet, reference, realSet, Analysis.DEFAULT);
+    SuiteComparison simCmp = SuiteComparison.allAgainst(simSet, reference, simSet, Analysis.DEFAULT);
+    for (int i = 0; i < realCmp.comparisons().size(); i++) {
+      Comparison rc = realCmp.comparisons().get(i);
+      String variant = realCmp.pairs().get(i).candidateVariant();
+      Comparison sc = null;
+      for (int j = 0; j < simCmp.comparisons().size(); j++) {
+        if (simCmp.pairs().get(j).candidateVariant().equals(variant)) {
+          sc = simCmp.comparisons().get(j);
+        }
+      }
+      if (sc == null || rc.shift() == null || sc.shift() == null) {
+        continue;
+      }
+      double realRatio = rc.shift().ratio();
+      double simRatio = sc.shift().ratio();
+      boolean significant = rc.adjustedPValue() < 0.05;
+      comparisons.add(new ComparisonRow(suite, variant, reference, realRatio, rc.shift().interval().low(),
+          rc.shift().interval().high(), rc.adjustedPValue(), simRatio,
+          simRatio >= rc.shift().interval().low() && simRatio <= rc.shift().interval().high(),
+          significant ? Math.signum(Math.log(realRatio)) == Math.signum(Math.log(simRatio)) : null, control));
+    }
+  }
+
+  private static Criteria criteria(List<VariantRow> variants, List<ComparisonRow> comparisons, boolean control) {
+    List<VariantRow> vs = variants.stream().filter(v -> v.negativeControl() == control).toList();
+    List<ComparisonRow> cs = comparisons.stream().filter(c -> c.negativeControl() == control).toList();
+    double within = vs.isEmpty() ? 0 : vs.stream().filter(v -> Math.abs(v.medianErrorPercent()) <= 10).count()
+        / (double) vs.size();
+    double inside = cs.isEmpty() ? 0 : cs.stream().filter(ComparisonRow::inside).count() / (double) cs.size();
+    boolean directions = cs.stream().allMatch(c -> c.directionAgrees() == null || c.directionAgrees());
+    return new Criteria(within, inside, directions, within >= 0.8 && inside >= 0.8 && directions);
+  }
+
+  private static Distribution times(List<RunRecord> records, String variant) {
+    double[] seconds = records.stream().filter(r -> r.variant().equals(variant) && r.job() != null
+        && r.job().succeeded()).flatMap(r -> r.completionSeconds().stream()).mapToDouble(Double::doubleValue).toArray();
+    return seconds.length == 0 ? null : Distribution.of(seconds);
+  }
+
+  private static double percent(double simulated, double real) {
+    return 100 * (simulated - real) / real;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("expected the suite's scenario copy " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static JsonNode parseJson(String text) {
+    try {
+      return JSON.readTree(text);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("its scenario copy is not JSON: " + e.getMessage());
+    }
+  }
+
+  public void write(Result result, Path file) {
+    try {
+      JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), result);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing " + file, e);
+    }
+  }
+}

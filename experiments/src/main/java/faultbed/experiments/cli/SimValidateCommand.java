@@ -1,0 +1,83 @@
+package faultbed.experiments.cli;
+
+import faultbed.experiments.SimValidation;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Judges the sim backend against suites recorded on real clusters (see {@link SimValidation}) and
+ * writes {@code validation.json}: per variant the real and simulated median and p90, per comparison
+ * with the reference the real ratio's interval and the simulated ratio, a negative control, and
+ * whether the criteria hold. Exit 0 when they hold, 1 when not.
+ */
+@Command(name = "sim-validate", mixinStandardHelpOptions = true,
+    description = "Simulates recorded suites from a model fitted to each one's reference and compares.")
+final class SimValidateCommand implements Callable<Integer> {
+
+  @Parameters(paramLabel = "SUITE_DIR", arity = "1..*", description = "folders of suites recorded on real clusters")
+  List<Path> suites;
+
+  @Option(names = "--out", required = true, paramLabel = "DIR", description = "where the models, the simulated"
+      + " suites and validation.json go")
+  Path out;
+
+  @Option(names = "--machine-cores", required = true, paramLabel = "N", description = "the cores of the machine the"
+      + " suites' nodes shared")
+  double machineCores;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter o = spec.commandLine().getOut();
+    if (!(machineCores > 0)) {
+      err.println("faultbed: --machine-cores: expected a positive number of cores, got " + machineCores);
+      return FaultbedCli.BAD_INPUT;
+    }
+    for (Path suite : suites) {
+      if (RecordsFolder.read(suite, err).isEmpty()) {
+        return FaultbedCli.BAD_INPUT;
+      }
+    }
+    Files.createDirectories(out);
+    SimValidation validation = new SimValidation(machineCores, out, line -> err.println("faultbed: " + line));
+    SimValidation.Result result = validation.validate(suites);
+    validation.write(result, out.resolve("validation.json"));
+    o.printf("%-22s %-28s %9s %9s %7s%n", "suite", "variant", "real s", "sim s", "error");
+    for (SimValidation.VariantRow v : result.variants()) {
+      if (!v.negativeControl()) {
+        o.printf("%-22s %-28s %9.1f %9.1f %+6.1f%%%n", v.suite(), v.variant(), v.realMedianSeconds(),
+            v.simulatedMedianSeconds(), v.medianErrorPercent());
+      }
+    }
+    o.printf("%n%-22s %-28s %21s %9s %7s %s%n", "suite", "variant vs reference", "real ratio [95%]", "sim", "inside",
+        "direction");
+    for (SimValidation.ComparisonRow c : result.comparisons()) {
+      if (!c.negativeControl()) {
+        o.printf("%-22s %-28s %5.3f [%5.3f, %5.3f] %9.3f %7s %s%n", c.suite(), c.variant(), c.realRatio(), c.realLow(),
+            c.realHigh(), c.simulatedRatio(), c.inside() ? "yes" : "no",
+            c.directionAgrees() == null ? "(not significant)" : c.directionAgrees() ? "agrees" : "DISAGREES");
+      }
+    }
+    print(o, "simulation", result.criteria());
+    print(o, "negative control", result.negativeControl());
+    result.skipped().forEach(s -> o.println("not simulated: " + s.suite() + ": " + s.why()));
+    o.println("validation: " + out.resolve("validation.json"));
+    return result.criteria().met() ? 0 : 1;
+  }
+
+  private static void print(PrintWriter o, String what, SimValidation.Criteria c) {
+    o.printf("%s: %.0f%% of variants within 10%% of the real median, %.0f%% of ratios inside the real 95%% interval,"
+        + " significant directions %s: criteria %s%n", what, 100 * c.medianErrorShare(), 100 * c.insideShare(),
+        c.directionsAgree() ? "agree" : "DISAGREE", c.met() ? "met" : "NOT met");
+  }
+}
