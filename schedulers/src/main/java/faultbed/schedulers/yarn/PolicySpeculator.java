@@ -83,6 +83,7 @@ public class PolicySpeculator extends AbstractService implements Speculator {
   private final Map<TaskId, Set<TaskAttemptId>> before = new HashMap<>();
   private final Set<TaskAttemptId> judged = new HashSet<>();
   private final Map<TaskId, Integer> refusals = new HashMap<>();
+  private final Map<Object, String> names = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile boolean stopped;
   private Thread scanner;
 
@@ -279,18 +280,28 @@ public class PolicySpeculator extends AbstractService implements Speculator {
     context.getEventHandler().handle(new TaskEvent(id, TaskEventType.T_ADD_SPEC_ATTEMPT));
   }
 
+  /** The job's task of that name, or null: parsed, not searched for, as a job may have tens of thousands. */
   private static TaskId taskId(Job job, String id) {
-    for (TaskId t : job.getTasks().keySet()) {
-      if (t.toString().equals(id)) {
-        return t;
-      }
+    TaskId parsed;
+    try {
+      parsed = org.apache.hadoop.mapreduce.TypeConverter.toYarn(org.apache.hadoop.mapreduce.TaskID.forName(id));
+    } catch (IllegalArgumentException e) {
+      return null;
     }
-    return null;
+    return job.getTask(parsed) == null ? null : parsed;
   }
 
   private static TaskType type(TaskId id) {
     return id.getTaskType() == org.apache.hadoop.mapreduce.v2.api.records.TaskType.MAP
         ? TaskType.MAP : TaskType.REDUCE;
+  }
+
+  /**
+   * An id's name, made once: Hadoop's ids format their numbers anew on every toString, and a scan
+   * names every task and attempt of the job (tens of thousands on a large cluster, every second).
+   */
+  private String name(Object id) {
+    return names.computeIfAbsent(id, Object::toString);
   }
 
   JobSnapshot snapshot(Job job) {
@@ -304,7 +315,7 @@ public class PolicySpeculator extends AbstractService implements Speculator {
         attempts.add(attempt(a, backup));
       }
       attempts.sort(java.util.Comparator.comparing(AttemptSnapshot::id));
-      tasks.add(new TaskSnapshot(t.getID().toString(), type(t.getID()), state(t), attempts,
+      tasks.add(new TaskSnapshot(name(t.getID()), type(t.getID()), state(t), attempts,
           original != null));
     }
     tasks.sort(java.util.Comparator.comparing(TaskSnapshot::id));
@@ -339,7 +350,7 @@ public class PolicySpeculator extends AbstractService implements Speculator {
       case KILLED -> AttemptState.KILLED;
     };
     Phase phase = a.getPhase() == null ? Phase.STARTING : Phase.valueOf(a.getPhase().name());
-    return new AttemptSnapshot(a.getID().toString(), a.getNodeId() == null ? null : a.getNodeId().toString(),
+    return new AttemptSnapshot(name(a.getID()), a.getNodeId() == null ? null : name(a.getNodeId()),
         state, a.getProgress(), phase, launch, a.getFinishTime() > 0 ? a.getFinishTime() : -1, phases, backup);
   }
 
