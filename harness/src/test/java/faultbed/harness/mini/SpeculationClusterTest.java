@@ -20,6 +20,7 @@ import faultbed.results.RunRecord.SpeculationEvent;
 import faultbed.results.SpeculationOutcome;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,8 +40,23 @@ class SpeculationClusterTest {
       .inject(new DiskLoad(Target.same(), 1, 1L << 20, 64L << 20, true, null));
 
   @ParameterizedTest
-  @ValueSource(strings = {"hadoop-0.21", "late", "samr", "base", "hadoop3"})
+  @ValueSource(strings = {"late", "samr", "hadoop3"})
   void speculatorRunsInTheAmAndBacksUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
+    backsUpTheStraggler(name, cluster, recorder);
+  }
+
+  /**
+   * The other policies run in the AM through the same PolicySpeculator as LATE and SAMR, and their
+   * rules have unit tests of their own (schedulers module): ci/extended runs them on the cluster.
+   */
+  @Tag("extended")
+  @ParameterizedTest
+  @ValueSource(strings = {"hadoop-0.21", "base"})
+  void otherPoliciesRunInTheAmAndBackUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
+    backsUpTheStraggler(name, cluster, recorder);
+  }
+
+  private static void backsUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
     // BASE sits on Hadoop's rule (a rate one standard deviation below the mean of the running tasks),
     // which on four nodes fires only once the last stragglers' rates happen to diverge; with the
     // deviation set to 0 every below-mean task is a candidate and BASE's own benefit test decides.
