@@ -63,7 +63,9 @@ final class HostTable {
       }
       ClusterSpec kernel = ClusterSpec.defaults().withBackend(backend);
       clusters.put(backend.name(), kernel);
-      clusters.put(backend.name() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
+      if (backend.refusesNetwork(NetworkBackend.toxiproxy(null)).isEmpty()) {
+        clusters.put(backend.name() + "+toxiproxy", kernel.withNetwork(NetworkBackend.toxiproxy(null)));
+      }
     }
     // what each cluster itself lacks is asked once (it probes Docker, a server, the kernel), not per fault kind
     Map<String, Optional<String>> clusterMissing = new LinkedHashMap<>();
