@@ -13,13 +13,10 @@ import faultbed.results.RunRecord.FaultEvent;
 import faultbed.results.RunRecord.NodeInfo;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.SplittableRandom;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -72,19 +69,9 @@ final class FaultDriver implements AutoCloseable {
     this.listener = listener;
     this.runId = spec.runId();
     this.nowMs = nowMs;
-    Random times = new Random(spec.seed());
-    SplittableRandom nodeChoices = new SplittableRandom(spec.seed());
-    for (Step s : spec.timeline().steps()) {
-      Long scheduled = null;
-      if (s.trigger() instanceof Trigger.At at) {
-        scheduled = at.offset().toMillis();
-      } else if (s.trigger() instanceof Trigger.Uniform u) {
-        scheduled = u.pickMs(spec.runIndex(), times.nextDouble());
-      }
-      List<Integer> preference = new ArrayList<>();
-      cluster.nodes().forEach(n -> preference.add(n.index()));
-      Collections.shuffle(preference, new Random(nodeChoices.split().nextLong()));
-      armed.add(new Armed(armed.size(), s, scheduled, preference));
+    List<Integer> nodes = cluster.nodes().stream().map(Node::index).toList();
+    for (var drawn : spec.timeline().draws(spec.seed(), spec.runIndex(), nodes)) {
+      armed.add(new Armed(armed.size(), drawn.step(), drawn.scheduledMs(), drawn.preference()));
     }
     // A thread per step: a step waiting for its target (a role no node plays yet, or "same" as a
     // step not yet fired) must not hold up the others.

@@ -94,7 +94,8 @@ final class SimCluster implements Cluster {
         job.getLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, YarnConfiguration.DEFAULT_RM_NM_EXPIRY_INTERVAL_MS));
     long bytes = Long.parseLong(workload.parameters().getOrDefault("bytes", "0"));
     long bytesPerMap = workload.maps() > 0 ? bytes / workload.maps() : 0;
-    SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), slotsPerNode(), spec.nodeVcores(), NODES_PER_RACK);
+    SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(), spec.nodeVcores(),
+        NODES_PER_RACK);
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
         ModelTimes.taskTimes(times, bytesPerMap, run.seed()), latencies, run.timeline(), model::slowdown,
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(run, cluster), run.seed(),
@@ -146,14 +147,12 @@ final class SimCluster implements Cluster {
     notes.add("simulated: Hadoop's ApplicationMaster on a virtual clock, times from the model \"" + model.name()
         + "\" (" + modelSource + "; fitted from " + model.fittedFrom().runs() + " runs of "
         + model.fittedFrom().scenarios() + ")");
-    String jobId = "job_" + result.attempts().stream().findFirst().map(a -> a.taskId().split("_")[1]).orElse("0")
-        + "_0001";
     return RunRecord.builder()
         .runId(run.runId()).scenario(run.scenario()).variant(run.variant()).runIndex(run.runIndex()).seed(run.seed())
         .startedAt(startedAt).cluster(info()).hadoop(RecordAssembly.settingsInForce(job, spec.hadoop().keySet()))
         .workload(new RunRecord.WorkloadInfo(run.workload().type(), run.workload().parameters(), bytes, run.dataSeed()))
         .nodes(nodes).faults(result.faults()).nodeTransitions(result.nodeTransitions()).attempts(attempts)
-        .job(new RunRecord.JobOutcome(jobId, result.jobState(), succeeded, Instant.parse(startedAt).toEpochMilli(),
+        .job(new RunRecord.JobOutcome(result.jobId(), result.jobState(), succeeded, Instant.parse(startedAt).toEpochMilli(),
             result.completionTime() < 0 ? null
             : result.completionTime(), run.workload().maps(), run.workload().reduces(),
             result.diagnostics().isEmpty() ? null : String.join("\n", result.diagnostics())))
@@ -175,10 +174,6 @@ final class SimCluster implements Cluster {
 
   private static Long time(long virtualMs) {
     return virtualMs < 0 ? null : virtualMs;
-  }
-
-  private int slotsPerNode() {
-    return Math.max(1, Math.min(spec.nodeVcores(), spec.nodeMemoryMb() / spec.containerMemoryMb()));
   }
 
   @Override

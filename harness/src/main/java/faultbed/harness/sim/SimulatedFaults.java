@@ -9,16 +9,14 @@ import faultbed.harness.timeline.SlowNode;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.timeline.Trigger;
+import faultbed.harness.timemodel.TimeModel;
 import faultbed.results.RunRecord.FaultEvent;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
@@ -91,22 +89,10 @@ final class SimulatedFaults {
     this.nodeManagers = nodeManagers;
     this.job = job;
     this.slowdowns = slowdowns;
-    // The draws FaultDriver makes, in its order, so a seed means the same times and choices here.
-    Random times = new Random(seed);
-    SplittableRandom nodeChoices = new SplittableRandom(seed);
-    for (Timeline.Step s : timeline.steps()) {
-      Long scheduled = null;
-      if (s.trigger() instanceof Trigger.At at) {
-        scheduled = at.offset().toMillis();
-      } else if (s.trigger() instanceof Trigger.Uniform u) {
-        scheduled = u.pickMs(runIndex, times.nextDouble());
-      }
-      List<Integer> preference = new ArrayList<>();
-      for (int i = 0; i < nodes.size(); i++) {
-        preference.add(i);
-      }
-      Collections.shuffle(preference, new Random(nodeChoices.split().nextLong()));
-      armed.add(new Armed(armed.size(), s, scheduled, preference));
+    // the draws a real cluster's FaultDriver makes, so a seed means the same times and choices here
+    List<Integer> indices = nodes.stream().map(n -> n.index).toList();
+    for (Timeline.Drawn drawn : timeline.draws(seed, runIndex, indices)) {
+      armed.add(new Armed(armed.size(), drawn.step(), drawn.scheduledMs(), drawn.preference()));
     }
   }
 
@@ -222,10 +208,7 @@ final class SimulatedFaults {
 
   /** Whether a slowing fault does more than use or limit CPU (which the simulation shares out itself). */
   static boolean beyondCpu(Fault fault) {
-    if (fault instanceof CpuHog) {
-      return false;
-    }
-    return !(fault instanceof SlowNode slow) || slow.readBytesPerSecond() != null || slow.writeBytesPerSecond() != null;
+    return TimeModel.actsBeyondCpu(fault.kind(), detail(fault));
   }
 
   /** The job is over: what lasts "until the job ends" ends now, and no step fires any more. */

@@ -181,7 +181,7 @@ public final class Simulation {
     decisions.sort(Comparator.comparingLong(SpeculationEvent::atMs));
     List<RunRecord.NodeTransition> transitions = nodeManagers.transitions.stream()
         .map(t -> new RunRecord.NodeTransition(t.node(), t.nodeId(), t.from(), t.to(), t.atMs() - jobStart)).toList();
-    return new SimulationResult(job.getState().toString(), jobEnd < 0 ? -1 : jobEnd - jobStart,
+    return new SimulationResult(TypeConverter.fromYarn(jobId).toString(), job.getState().toString(), jobEnd < 0 ? -1 : jobEnd - jobStart,
         attempts(job), faultEvents, decisions, transitions, job.getDiagnostics(), notes);
   }
 

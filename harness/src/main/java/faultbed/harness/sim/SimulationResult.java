@@ -8,6 +8,7 @@ import java.util.List;
 /**
  * What a simulated run produced, times in virtual milliseconds since the job started.
  *
+ * @param jobId          the job's id, as Hadoop names it
  * @param jobState       the job's final state as JobImpl reports it
  * @param completionTime from job start to the job finishing
  * @param attempts       every attempt of every task, by task then attempt
@@ -17,7 +18,7 @@ import java.util.List;
  * @param diagnostics    the job's diagnostics, as JobImpl has them
  * @param notes          what did not happen as the spec asked (a fault not injected)
  */
-public record SimulationResult(String jobState, long completionTime, List<SimulatedAttempt> attempts,
+public record SimulationResult(String jobId, String jobState, long completionTime, List<SimulatedAttempt> attempts,
     List<FaultEvent> faults, List<SpeculationEvent> speculation, List<NodeTransition> nodeTransitions,
     List<String> diagnostics, List<String> notes) {
   public SimulationResult {

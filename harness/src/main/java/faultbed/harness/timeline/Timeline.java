@@ -35,6 +35,39 @@ public record Timeline(List<Step> steps) {
     return new Pending(this, trigger);
   }
 
+  /**
+   * One step as a run draws it: when it falls due (null for a job-event trigger) and its order of
+   * preference among the nodes for a choice among several.
+   */
+  public record Drawn(Step step, Long scheduledMs, List<Integer> preference) {
+    public Drawn {
+      preference = List.copyOf(preference);
+    }
+  }
+
+  /**
+   * Every step's draws for run {@code runIndex} with {@code seed}, among nodes {@code nodes}: a
+   * uniform trigger's time and each step's preference, each from its own stream, so a real cluster
+   * and a simulated one make the same choices for the same seed.
+   */
+  public List<Drawn> draws(long seed, int runIndex, List<Integer> nodes) {
+    java.util.Random times = new java.util.Random(seed);
+    java.util.SplittableRandom nodeChoices = new java.util.SplittableRandom(seed);
+    List<Drawn> out = new ArrayList<>();
+    for (Step s : steps) {
+      Long scheduled = null;
+      if (s.trigger() instanceof Trigger.At at) {
+        scheduled = at.offset().toMillis();
+      } else if (s.trigger() instanceof Trigger.Uniform u) {
+        scheduled = u.pickMs(runIndex, times.nextDouble());
+      }
+      List<Integer> preference = new ArrayList<>(nodes);
+      java.util.Collections.shuffle(preference, new java.util.Random(nodeChoices.split().nextLong()));
+      out.add(new Drawn(s, scheduled, preference));
+    }
+    return out;
+  }
+
   public Timeline plus(Timeline more) {
     List<Step> all = new ArrayList<>(steps);
     all.addAll(more.steps);

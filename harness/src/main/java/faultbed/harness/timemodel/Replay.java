@@ -130,12 +130,7 @@ final class Replay {
     return List.copyOf(kinds);
   }
 
-  /** As {@link SimulatedFaults#beyondCpu}, from what a record kept of the fault. */
   static boolean beyondCpu(FaultEvent f) {
-    return switch (f.kind()) {
-      case "cpu-hog" -> false;
-      case "slow-node" -> f.detail().containsKey("readBytesPerSecond") || f.detail().containsKey("writeBytesPerSecond");
-      default -> true;
-    };
+    return TimeModel.actsBeyondCpu(f.kind(), f.detail());
   }
 }

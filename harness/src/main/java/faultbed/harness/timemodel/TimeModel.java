@@ -11,7 +11,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +19,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.commons.statistics.descriptive.Median;
+import org.apache.commons.statistics.descriptive.StandardDeviation;
 
 /**
  * The times a simulated cluster supplies, fitted from real runs' records: for each workload, how
@@ -66,9 +66,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
 
     static Spread of(List<Double> millis) {
       double[] logs = millis.stream().mapToDouble(m -> Math.log(Math.max(1, m))).toArray();
-      double mean = Arrays.stream(logs).average().orElse(0);
-      double sd = logs.length < 2 ? 0
-          : Math.sqrt(Arrays.stream(logs).map(l -> (l - mean) * (l - mean)).sum() / (logs.length - 1));
+      double sd = logs.length < 2 ? 0 : StandardDeviation.of(logs).getAsDouble(); // n - 1 in the denominator
       return new Spread(median(millis), sd, millis.size());
     }
   }
@@ -87,6 +85,19 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * {@code attempts} attempts of the CPU time they received against a typical task's work.
    */
   public record Slowdown(List<String> kinds, double factor, int attempts) {}
+
+  /**
+   * Whether a slowing fault, as its injection describes it ({@code detail}), does more than take or
+   * limit CPU (which CPU sharing accounts for): a disk throttle, disk load, a link's cap. Asked of
+   * records by the fit and of faults by the simulation, so the two agree.
+   */
+  public static boolean actsBeyondCpu(String kind, Map<String, String> detail) {
+    return switch (kind) {
+      case "cpu-hog" -> false;
+      case "slow-node" -> detail.containsKey("readBytesPerSecond") || detail.containsKey("writeBytesPerSecond");
+      default -> true;
+    };
+  }
 
   /** The model faultbed ships. */
   public static TimeModel standard() {
