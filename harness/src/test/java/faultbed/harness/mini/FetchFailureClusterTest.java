@@ -15,6 +15,7 @@ import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.FetchFailureReport;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
     "mapreduce.reduce.shuffle.connect.timeout=3000"})
 class FetchFailureClusterTest {
   @Test
+  @Tag("extended") // the same mechanism in the test command: see ci/extended
   void refusedFetchesAreReportedAndTheLostMapsReRunBeforeExpiry(MiniCluster cluster, Recorder recorder) {
     RunRecord run = crashOutputHolderOnceMapsAreDone(cluster, recorder, 24L << 20, 6);
     RunRecord.FaultEvent crash = run.faults().get(0);

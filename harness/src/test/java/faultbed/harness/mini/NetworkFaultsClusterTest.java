@@ -16,6 +16,7 @@ import faultbed.harness.workload.Workload;
 import faultbed.harness.workload.Workloads;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,7 @@ class NetworkFaultsClusterTest {
   }
 
   @Test
+  @Tag("extended") // the same mechanism in the test command: see ci/extended
   void aBandwidthCappedNodeMakesTheShuffleFromItSlower(MiniCluster cluster, Recorder recorder) {
     capSlowsTheShuffle(cluster, recorder);
   }

@@ -12,6 +12,7 @@ import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.results.RunRecord;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +55,7 @@ class ToxiproxyClusterTest {
    * kernel's rules.
    */
   @Test
+  @Tag("extended") // the same mechanism in the test command: see ci/extended
   void aSilentCrashLeavesFetchersWaitingUntilTheNodeExpires(MiniCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(NetworkFaultsClusterTest.SORT, Timeline.when(NetworkFaultsClusterTest.MAPS_DONE)
         .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()).withoutRst())));
