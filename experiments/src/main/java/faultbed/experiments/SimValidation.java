@@ -58,15 +58,19 @@ public final class SimValidation {
       List<ComparisonRow> comparisons, Criteria criteria, Criteria negativeControl) {}
 
   private final double machineCores;
+  private final List<RunRecord> progressOnly;
   private final Path work;
   private final Consumer<String> log;
 
   /**
    * @param machineCores the cores of the machine the suites' nodes shared
+   * @param progressOnly runs of the same machine whose progress clocks give how long a map reports no
+   *                     progress, for suites recorded before records carried them (the same for every suite)
    * @param work         where models and simulated records go, a folder per suite
    */
-  public SimValidation(double machineCores, Path work, Consumer<String> log) {
+  public SimValidation(double machineCores, List<RunRecord> progressOnly, Path work, Consumer<String> log) {
     this.machineCores = machineCores;
+    this.progressOnly = List.copyOf(progressOnly);
     this.work = work;
     this.log = log;
   }
@@ -101,7 +105,7 @@ public final class SimValidation {
     List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(reference)).toList();
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
-    TimeModel.fit(name + "-" + reference, fitted, machineCores).write(model);
+    TimeModel.fit(name + "-" + reference, fitted, progressOnly, machineCores).write(model);
     List<RunRecord> simulated = simulate(simScenario(scenario, model, null), name, folder.resolve("simulated"));
     List<RunRecord> control = simulate(simScenario(scenario, model, reference), name + "-control",
         folder.resolve("negative-control"));

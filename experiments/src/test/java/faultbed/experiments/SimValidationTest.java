@@ -21,7 +21,7 @@ class SimValidationTest {
   @Test
   void aPublishedSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
     ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + SUITE,
-        "--machine-cores", "2", "--out", dir.toString());
+        "--machine-cores", "2", "--progress-from", "published/progress-profile", "--out", dir.toString());
     assertTrue(r.code() <= 1, r.out() + r.err());
     assertTrue(r.out().contains("negative control:"), r.out());
     SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),

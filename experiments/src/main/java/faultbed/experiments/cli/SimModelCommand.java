@@ -39,6 +39,11 @@ final class SimModelCommand implements Callable<Integer> {
       + " runs' nodes shared (faultbed's own backends run every node on one machine)")
   double machineCores;
 
+  @Option(names = "--progress-from", paramLabel = "DIR", description = "folders of runs of the same machine whose"
+      + " records carry progress clocks, for how long a map reports no progress, when DIR's records were written"
+      + " before they carried them (repeatable); nothing else is fitted from them")
+  List<Path> progressFrom = new ArrayList<>();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -71,10 +76,18 @@ final class SimModelCommand implements Callable<Integer> {
           + " of a remote cluster, whose nodes are machines of their own");
       return FaultbedCli.BAD_INPUT;
     }
+    List<RunRecord> progressOnly = new ArrayList<>();
+    for (Path dir : progressFrom) {
+      var read = RecordsFolder.read(dir, err);
+      if (read.isEmpty()) {
+        return FaultbedCli.BAD_INPUT;
+      }
+      progressOnly.addAll(read.get());
+    }
     String modelName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
     TimeModel model;
     try {
-      model = TimeModel.fit(modelName, records, machineCores);
+      model = TimeModel.fit(modelName, records, progressOnly, machineCores);
     } catch (IllegalArgumentException e) {
       err.println("faultbed: DIR: " + e.getMessage());
       return FaultbedCli.BAD_INPUT;
@@ -86,9 +99,16 @@ final class SimModelCommand implements Callable<Integer> {
     model.workloads().forEach((type, w) -> o.printf("  %s: map %.0f ms of CPU (log sd %.2f, %d), reduce %.0f ms (%d),"
         + " shuffle after the last map %.0f ms, sort %.0f ms%n", type, w.map().medianMs(), w.map().logSd(), w.map().n(),
         w.reduce().medianMs(), w.reduce().n(), w.shuffleLag().medianMs(), w.sort().medianMs()));
+    model.workloads().forEach((type, w) -> o.printf("  %s: a map reports no progress for the first %.0f %% of its work"
+        + " before its sort (%d maps of %s), sorts for the last %.0f %% (%d)%n", type, 100 * w.mapProgress().startupShare(),
+        w.mapProgress().startupMaps(), w.mapProgress().startupFrom(), 100 * w.mapProgress().sortShare(),
+        w.mapProgress().sortMaps()));
     o.printf("  job set-up %d ms, commit %d ms%n", model.jobSetupMs(), model.jobCommitMs());
-    model.slowdowns().forEach(s -> o.printf("  %s on a node, beyond CPU: x%.2f (%d attempts)%n", String.join(" + ", s.kinds()),
-        s.factor(), s.attempts()));
+    model.slowdowns().forEach(s -> o.printf("  %s on a node, beyond CPU: x%.2f (%d attempts, %d killed before done)%n",
+        String.join(" + ", s.kinds()), s.factor(), s.attempts(), s.killed()));
+    if (!model.baseline().isEmpty()) {
+      o.printf("  every node, from start to end, in every run: %s (the work includes it)%n", model.baseline());
+    }
     return 0;
   }
 }

@@ -32,6 +32,11 @@ final class SimValidateCommand implements Callable<Integer> {
       + " suites' nodes shared")
   double machineCores;
 
+  @Option(names = "--progress-from", paramLabel = "DIR", description = "folders of runs of the same machine whose"
+      + " records carry progress clocks, for how long a map reports no progress, when the suites' records were"
+      + " written before they carried them (repeatable); nothing else is fitted from them")
+  List<Path> progressFrom = new java.util.ArrayList<>();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -48,8 +53,16 @@ final class SimValidateCommand implements Callable<Integer> {
         return FaultbedCli.BAD_INPUT;
       }
     }
+    List<faultbed.results.RunRecord> progressOnly = new java.util.ArrayList<>();
+    for (Path dir : progressFrom) {
+      var read = RecordsFolder.read(dir, err);
+      if (read.isEmpty()) {
+        return FaultbedCli.BAD_INPUT;
+      }
+      progressOnly.addAll(read.get());
+    }
     Files.createDirectories(out);
-    SimValidation validation = new SimValidation(machineCores, out, line -> err.println("faultbed: " + line));
+    SimValidation validation = new SimValidation(machineCores, progressOnly, out, line -> err.println("faultbed: " + line));
     SimValidation.Result result = validation.validate(suites);
     validation.write(result, out.resolve("validation.json"));
     o.printf("%-22s %-28s %9s %9s %7s%n", "suite", "variant", "real s", "sim s", "error");

@@ -29,14 +29,22 @@ final class ModelTimes {
    * Task work drawn from the model for a job reading {@code bytesPerMap} a map (0: as fitted), in
    * milliseconds of one core. Each attempt's draw is keyed by the run's seed and the attempt's
    * identity, so the variants of a block see the same work for the same attempts (common random
-   * numbers).
+   * numbers). A map's work is cut as the model's progress profile says: its sort its fitted share,
+   * its start-up its fitted share of what comes before, its map phase the rest; a map of another size
+   * reads and sorts in proportion, and starts as long.
    */
   static TaskTimes taskTimes(TimeModel.WorkloadTimes w, long bytesPerMap, long seed) {
     double scale = bytesPerMap <= 0 || w.bytesPerMap() <= 0 ? 1 : bytesPerMap / (double) w.bytesPerMap();
     return new TaskTimes() {
       @Override
-      public long mapMillis(TaskAttemptId attempt, SimulatedNode node) {
-        return Math.round(w.map().draw(random(attempt)) * scale * node.slowdown());
+      public MapWork mapWork(TaskAttemptId attempt, SimulatedNode node) {
+        double work = w.map().draw(random(attempt));
+        double sort = w.mapProgress().sortShare() * work;
+        double startup = w.mapProgress().startupShare() * (work - sort);
+        double map = work - sort - startup;
+        double slowdown = node.slowdown();
+        return new MapWork(Math.round(startup * slowdown), Math.round(map * scale * slowdown),
+            Math.round(sort * scale * slowdown));
       }
 
       @Override

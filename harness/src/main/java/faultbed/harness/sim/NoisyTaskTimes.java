@@ -11,8 +11,8 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
  */
 public record NoisyTaskTimes(long baseMapMillis, long baseReduceMillis, double noise, long seed) implements TaskTimes {
   @Override
-  public long mapMillis(TaskAttemptId attempt, SimulatedNode node) {
-    return scaled(baseMapMillis, attempt, node);
+  public MapWork mapWork(TaskAttemptId attempt, SimulatedNode node) {
+    return MapWork.smooth(scaled(baseMapMillis, attempt, node));
   }
 
   @Override

@@ -3,7 +3,13 @@ package faultbed.harness.sim;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.hadoop.mapred.ProgressSplitsBlock;
+import org.apache.hadoop.mapred.WrappedProgressSplitsBlock;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
+import org.apache.hadoop.mapreduce.v2.app.job.impl.TaskAttemptImpl;
 import org.apache.hadoop.mapreduce.v2.app.TaskHeartbeatHandler;
 import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
 
@@ -13,9 +19,14 @@ import org.apache.hadoop.mapreduce.v2.app.speculate.DefaultSpeculator;
  * DefaultSpeculator.computeSpeculations(), and TaskHeartbeatHandler's inner PingChecker's
  * checkRunning(long) and checkRecentlyUnregistered(long). TaskHeartbeatHandler's runningAttempts and
  * recentlyUnregisteredAttempts maps are swapped for sorted ones so timeouts fire in attempt order.
- * A Hadoop upgrade that renames any of these fails here, at construction.
+ * What TaskAttemptImpl writes to the job history but does not expose, its progress splits and the
+ * reported end of a map's map phase, is read from its fields for the records.
+ * A Hadoop upgrade that renames any of these fails here, at construction or at class load.
  */
 final class PrivateHadoopCalls {
+  private static final Field PROGRESS_SPLITS = field(TaskAttemptImpl.class, "progressSplitBlock");
+  private static final Field REPORTED_STATUS = field(TaskAttemptImpl.class, "reportedStatus");
+
   private final Method computeSpeculations;
   private final Object pingChecker;
   private final Method checkRunning;
@@ -52,6 +63,51 @@ final class PrivateHadoopCalls {
   void checkHeartbeats(long now) {
     call(checkRunning, pingChecker, now);
     call(checkRecentlyUnregistered, pingChecker, now);
+  }
+
+  /**
+   * The wall-clock time the attempt spent in each twelfth of its progress, as the AM's progress
+   * splits have it (what the history's clockSplits carry), the twelfths it reached only; null when it
+   * reported nothing.
+   */
+  static List<Integer> progressClock(TaskAttemptImpl attempt) {
+    WrappedProgressSplitsBlock splits = (WrappedProgressSplitsBlock) get(PROGRESS_SPLITS, attempt);
+    if (splits == null) {
+      return null;
+    }
+    List<Integer> reached = new ArrayList<>();
+    for (int ms : ProgressSplitsBlock.arrayGetWallclockTime(splits.burst())) {
+      if (ms < 0) {
+        break;
+      }
+      reached.add(ms);
+    }
+    return List.copyOf(reached);
+  }
+
+  /** When a map's task reported its map phase over (0: it did not). */
+  static long mapFinishTime(TaskAttemptImpl attempt) {
+    TaskAttemptStatus status = (TaskAttemptStatus) get(REPORTED_STATUS, attempt);
+    return status == null ? 0 : status.mapFinishTime;
+  }
+
+  private static Field field(Class<?> owner, String name) {
+    try {
+      Field field = owner.getDeclaredField(name);
+      field.setAccessible(true);
+      return field;
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Hadoop's AM internals are not those of 3.4.3: " + owner.getSimpleName() + "."
+          + name, e);
+    }
+  }
+
+  private static Object get(Field field, Object target) {
+    try {
+      return field.get(target);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("reading " + field.getName(), e);
+    }
   }
 
   private static Object call(Method method, Object target, Object... args) {

@@ -9,6 +9,7 @@ import faultbed.harness.Speculation;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
+import faultbed.harness.timemodel.Baseline;
 import faultbed.harness.timemodel.TimeModel;
 import faultbed.harness.workload.Workload;
 import java.io.UncheckedIOException;
@@ -90,6 +91,17 @@ public final class SimBackend extends Backend {
           + " faultbed's policies on its virtual clock; a speculator class of its own runs a thread on the wall clock,"
           + " got " + speculation.name()));
     }
+    // A model fitted under a condition of the whole cluster holds for a cluster in that condition only
+    if (!model.baseline().isEmpty()) {
+      List<String> scenario = Baseline.of(spec.nodes(), SimulatedFaults.conditions(timeline));
+      if (!scenario.equals(model.baseline())) {
+        return Optional.of(new Fault.Unsupported("faults", "the time model \"" + model.name() + "\" was fitted on"
+            + " nodes that all had " + model.baseline() + " from start to end, which its work includes; expected"
+            + " the same on every node, got " + (scenario.isEmpty() ? "none" : scenario.toString())
+            + "; fit a model from runs like these (faultbed sim-model)"));
+      }
+    }
+    Set<Timeline.Step> baseline = SimulatedFaults.baselineSteps(timeline, spec.nodes(), model.baseline());
     // Faults on one node: a chain of steps each aimed at "same" as the one before; faults due together
     // take effect together, so a chain's whole set is what the model must have timed.
     List<Set<String>> chains = new ArrayList<>();
@@ -97,7 +109,7 @@ public final class SimBackend extends Backend {
       if (chains.isEmpty() || !(step.fault().target() instanceof Target.Same)) {
         chains.add(new TreeSet<>());
       }
-      if (step.fault().effect().slowsNode() && SimulatedFaults.beyondCpu(step.fault())) {
+      if (step.fault().effect().slowsNode() && SimulatedFaults.beyondCpu(step.fault()) && !baseline.contains(step)) {
         chains.get(chains.size() - 1).add(step.fault().kind());
       }
     }

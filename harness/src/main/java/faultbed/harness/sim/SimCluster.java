@@ -97,7 +97,7 @@ final class SimCluster implements Cluster {
     SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(), spec.nodeVcores(),
         NODES_PER_RACK);
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
-        ModelTimes.taskTimes(times, bytesPerMap, run.seed()), latencies, run.timeline(), model::slowdown,
+        ModelTimes.taskTimes(times, bytesPerMap, run.seed()), latencies, run.timeline(), slowdowns(model),
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(run, cluster), run.seed(),
         run.runIndex());
 
@@ -137,8 +137,9 @@ final class SimCluster implements Cluster {
       attempts.add(new AttemptRecord(a.attemptId(), a.taskId(), a.type().toString(),
           Integer.parseInt(a.attemptId().substring(a.attemptId().lastIndexOf('_') + 1)),
           a.node() == null ? null : byAddress.get(a.node()), a.node() == null ? null : a.node() + ":" + LiveNode.NM_PORT,
-          null, time(a.start()), time(a.finish()), null, time(a.shuffleFinish()), time(a.sortFinish()),
-          a.state().toString(), a.speculative(), a.diagnostics(), 1, succeeded ? time(a.finish()) : null, null, null));
+          null, time(a.start()), time(a.finish()), time(a.mapFinish()), time(a.shuffleFinish()), time(a.sortFinish()),
+          a.state().toString(), a.speculative(), a.diagnostics(), 1, succeeded ? time(a.finish()) : null, null,
+          a.progressClock()));
     }
     attempts.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())
         .thenComparing(AttemptRecord::attemptId));
@@ -237,5 +238,19 @@ final class SimCluster implements Cluster {
     } catch (IOException e) {
       throw new UncheckedIOException("removing " + stateDir, e);
     }
+  }
+
+  private static SimulatedFaults.Slowdowns slowdowns(TimeModel model) {
+    return new SimulatedFaults.Slowdowns() {
+      @Override
+      public double of(java.util.Set<String> kinds) {
+        return model.slowdown(kinds);
+      }
+
+      @Override
+      public List<String> baseline() {
+        return model.baseline();
+      }
+    };
   }
 }

@@ -9,6 +9,7 @@ import faultbed.harness.timeline.SlowNode;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.timeline.Trigger;
+import faultbed.harness.timemodel.Baseline;
 import faultbed.harness.timemodel.TimeModel;
 import faultbed.results.RunRecord.FaultEvent;
 import java.util.ArrayList;
@@ -40,6 +41,44 @@ final class SimulatedFaults {
    */
   interface Slowdowns {
     double of(Set<String> kinds);
+
+    /** The condition the model's work was fitted under (see {@link Baseline}): no residual for it. */
+    default List<String> baseline() {
+      return List.of();
+    }
+  }
+
+  /** The timeline's slowing steps as {@link Baseline} reads them: a step due at 0 on a named node, lasting the run. */
+  static List<Baseline.Condition> conditions(Timeline timeline) {
+    List<Baseline.Condition> out = new ArrayList<>();
+    for (Timeline.Step step : timeline.steps()) {
+      Fault fault = step.fault();
+      if (fault.effect().slowsNode()) {
+        boolean atZero = step.trigger() instanceof Trigger.At at && at.offset().isZero();
+        int node = fault.target() instanceof Target.Index i ? i.index() : -1;
+        out.add(new Baseline.Condition(fault.kind(), node, atZero, fault.duration() == null, detail(fault)));
+      }
+    }
+    return out;
+  }
+
+  /** The steps that make the model's baseline, when the timeline's condition is the model's; else none. */
+  static Set<Timeline.Step> baselineSteps(Timeline timeline, int nodes, List<String> modelBaseline) {
+    List<Baseline.Condition> conditions = conditions(timeline);
+    if (modelBaseline.isEmpty() || !Baseline.of(nodes, conditions).equals(modelBaseline)) {
+      return Set.of();
+    }
+    Set<Timeline.Step> steps = new java.util.HashSet<>();
+    int c = 0;
+    for (Timeline.Step step : timeline.steps()) {
+      if (step.fault().effect().slowsNode()) {
+        Baseline.Condition condition = conditions.get(c++);
+        if (condition.startsAtZero() && condition.wholeRun() && modelBaseline.contains(condition.description())) {
+          steps.add(step);
+        }
+      }
+    }
+    return steps;
   }
 
   private final class Armed {
@@ -76,6 +115,7 @@ final class SimulatedFaults {
   private final NodeManagers nodeManagers;
   private final Job job;
   private final Slowdowns slowdowns;
+  private final Set<Timeline.Step> baseline;
   private final List<Armed> armed = new ArrayList<>();
   private long jobStart;
   private boolean ended;
@@ -89,6 +129,7 @@ final class SimulatedFaults {
     this.nodeManagers = nodeManagers;
     this.job = job;
     this.slowdowns = slowdowns;
+    this.baseline = baselineSteps(timeline, nodes.size(), slowdowns.baseline());
     // the draws a real cluster's FaultDriver makes, so a seed means the same times and choices here
     List<Integer> indices = nodes.stream().map(n -> n.index).toList();
     for (Timeline.Drawn drawn : timeline.draws(seed, runIndex, indices)) {
@@ -180,7 +221,8 @@ final class SimulatedFaults {
 
   /**
    * The node's load as the faults in force make it: CPU spinners compete with its tasks, a CPU limit
-   * caps its cgroup, and what else they do (disk contention) slows its work by the model's residual.
+   * caps its cgroup, and what else they do (disk contention) slows its work by the model's residual,
+   * but for the model's baseline, which its work already includes.
    */
   private void changeSpeed(LiveNode node) {
     int spinners = 0;
@@ -196,7 +238,7 @@ final class SimulatedFaults {
       } else if (fault instanceof SlowNode slow && slow.cpuCores() != null) {
         limit = Math.min(limit, slow.cpuCores());
       }
-      if (beyondCpu(fault)) {
+      if (beyondCpu(fault) && !baseline.contains(a.step)) {
         other.add(fault.kind());
       }
     }

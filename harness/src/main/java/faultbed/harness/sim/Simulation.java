@@ -363,12 +363,15 @@ public final class Simulation {
       attempts.sort(Comparator.comparingInt(a -> a.getID().getId()));
       for (TaskAttempt attempt : attempts) {
         List<String> diagnostics = attempt.getDiagnostics();
+        TaskAttemptImpl impl = (TaskAttemptImpl) attempt;
         records.add(new SimulatedAttempt(task.getID().toString(), attempt.getID().toString(),
             task.getType(), attempt.getNodeId() == null ? null : attempt.getNodeId().getHost(),
             sinceStart(attempt.getLaunchTime()), sinceStart(attempt.getFinishTime()),
+            sinceStart(PrivateHadoopCalls.mapFinishTime(impl)),
             sinceStart(attempt.getShuffleFinishTime()), sinceStart(attempt.getSortFinishTime()), attempt.getState(),
-            ((TaskAttemptImpl) attempt).getAvataar() == Avataar.SPECULATIVE,
-            diagnostics == null || diagnostics.isEmpty() ? null : String.join("; ", diagnostics)));
+            impl.getAvataar() == Avataar.SPECULATIVE,
+            diagnostics == null || diagnostics.isEmpty() ? null : String.join("; ", diagnostics),
+            PrivateHadoopCalls.progressClock(impl)));
       }
     }
     return records;

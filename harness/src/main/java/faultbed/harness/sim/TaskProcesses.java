@@ -42,6 +42,11 @@ final class TaskProcesses {
     final long launch;
     /** The CPU work of a map, or of a reduce's reduce phase, in milliseconds of one core. */
     double work;
+    /** A map's work before it reports progress, and to the end of its map phase (the rest is its sort). */
+    double startupWork;
+    double mapPhaseEnd;
+    /** When its map phase ended (its sort began); -1 before. */
+    long mapFinished = -1;
     /** Work left at {@code since}, done from then at {@code rate} cores while it runs. */
     double workLeft;
     double rate;
@@ -68,8 +73,24 @@ final class TaskProcesses {
       return runnable ? Math.max(0, workLeft - rate * (now - since)) : workLeft;
     }
 
+    /**
+     * What the task would report now. A map reports none while it starts, then rises to 2/3 through
+     * its map phase and holds there while it sorts, as MapTask's phases weigh them; a reduce's
+     * reduce phase rises evenly.
+     */
     float progress(long now) {
-      return work <= 0 ? 0.999f : (float) Math.min(0.999, 1 - workLeft(now) / work);
+      if (work <= 0) {
+        return 0.999f;
+      }
+      double done = work - workLeft(now);
+      if (!isMap()) {
+        return (float) Math.min(0.999, done / work);
+      }
+      if (done < startupWork) {
+        return 0f;
+      }
+      double mapPhase = mapPhaseEnd - startupWork;
+      return done >= mapPhaseEnd || mapPhase <= 0 ? 2f / 3 : (float) ((done - startupWork) / mapPhase * 2 / 3);
     }
 
     boolean isMap() {
@@ -113,7 +134,10 @@ final class TaskProcesses {
     Process process = new Process(container.attempt, container, loop.now());
     running.put(process.attempt, process);
     if (process.isMap()) {
-      process.work = times.mapMillis(process.attempt, container.node.node);
+      TaskTimes.MapWork work = times.mapWork(process.attempt, container.node.node);
+      process.work = work.total();
+      process.startupWork = work.startup();
+      process.mapPhaseEnd = work.startup() + work.map();
       process.workLeft = process.work;
       process.runnable = true;
       reshare(container.node.machine);
@@ -164,13 +188,22 @@ final class TaskProcesses {
       process.workLeft = process.workLeft(now);
       process.since = now;
       process.rate = perThread[machine.nodes.indexOf(node)] / node.otherSlowdown;
-      long end = now + (long) Math.ceil(process.workLeft / Math.max(process.rate, 1e-9));
+      double rate = Math.max(process.rate, 1e-9);
+      long end = now + (long) Math.ceil(process.workLeft / rate);
       int generation = ++process.generation;
       loop.at(end, () -> {
         if (process.generation == generation) {
           workDone(process);
         }
       });
+      if (process.isMap() && process.mapFinished < 0) {
+        double toSort = process.workLeft - (process.work - process.mapPhaseEnd);
+        loop.at(now + Math.max(0, (long) Math.ceil(toSort / rate)), () -> {
+          if (process.generation == generation && process.mapFinished < 0) {
+            process.mapFinished = loop.now();
+          }
+        });
+      }
     }
   }
 
@@ -265,8 +298,14 @@ final class TaskProcesses {
     TaskAttemptStatus status = status(process);
     if (process.isMap()) {
       status.progress = process.progress(now);
-      status.phase = Phase.MAP;
-      status.stateString = "map";
+      if (process.mapFinished < 0) {
+        status.phase = Phase.MAP;
+        status.stateString = "map";
+      } else {
+        status.phase = Phase.SORT;
+        status.stateString = "map > sort";
+        status.mapFinishTime = process.mapFinished;
+      }
     } else {
       describeReduce(process, status, now);
     }
@@ -295,9 +334,9 @@ final class TaskProcesses {
     process.workDone = true;
     TaskAttemptStatus status = status(process);
     status.progress = 1f;
-    status.phase = Phase.MAP;
+    status.phase = Phase.SORT;
     status.stateString = "map > sort";
-    status.mapFinishTime = loop.now();
+    status.mapFinishTime = process.mapFinished < 0 ? loop.now() : process.mapFinished;
     send(status);
     // A map feeding reduces has nothing to commit, so it reports done at once.
     events.handle(new TaskAttemptEvent(process.attempt, TaskAttemptEventType.TA_DONE));

@@ -4,8 +4,29 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 
 /** How long an attempt's own work takes on a node: the time model the simulated cluster asks. */
 public interface TaskTimes {
-  /** From container launch to the map's output being written. */
-  long mapMillis(TaskAttemptId attempt, SimulatedNode node);
+  /**
+   * A map's work from container launch to its output written, in milliseconds of one core, in the
+   * three parts its progress reports show: {@code startup} (its JVM starting, no progress), its map
+   * phase (progress rising to 2/3), its {@code sort} (progress held at 2/3 until it is done).
+   */
+  record MapWork(long startup, long map, long sort) {
+    public MapWork {
+      if (startup < 0 || map < 0 || sort < 0) {
+        throw new IllegalArgumentException("map work: expected no negative part, got " + startup + "/" + map + "/" + sort);
+      }
+    }
+
+    /** Work that reports progress as it goes, from the start. */
+    public static MapWork smooth(long millis) {
+      return new MapWork(0, millis, 0);
+    }
+
+    public long total() {
+      return startup + map + sort;
+    }
+  }
+
+  MapWork mapWork(TaskAttemptId attempt, SimulatedNode node);
 
   /** The reduce phase proper, after its shuffle and sort. */
   long reduceMillis(TaskAttemptId attempt, SimulatedNode node);

@@ -4,11 +4,13 @@ import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.FaultEvent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * A recorded run replayed on the cores of the machine it ran on, to read from it what the time model
@@ -20,7 +22,7 @@ final class Replay {
   private Replay() {}
 
   /** Something that wanted the CPU on a node over an interval: threads at a time, or a CPU limit. */
-  private record Interval(int node, long from, long to, String attempt, int spinners, double limit) {
+  private record Interval(int node, long from, long to, String attempt, int segment, int spinners, double limit) {
     boolean covers(long t0, long t1) {
       return from <= t0 && to >= t1;
     }
@@ -31,8 +33,20 @@ final class Replay {
    * by attempt id, on a machine of {@code cores} that all the run's nodes shared.
    */
   static Map<String, Double> cpuReceived(RunRecord r, double cores) {
+    Map<String, Double> total = new HashMap<>();
+    cpuReceived(r, cores, a -> new long[0]).forEach((id, segments) -> total.put(id, Arrays.stream(segments).sum()));
+    return total;
+  }
+
+  /**
+   * The same, cut at the moments {@code marks} gives for each attempt (ascending, inside its CPU
+   * interval): the CPU it received before the first mark, between each two, and after the last.
+   * Cutting an attempt's interval does not change what anything receives.
+   */
+  static Map<String, double[]> cpuReceived(RunRecord r, double cores, Function<AttemptRecord, long[]> marks) {
     long end = r.job().finishedMs();
     List<Interval> intervals = new ArrayList<>();
+    Map<String, double[]> received = new HashMap<>();
     int nodes = r.cluster() != null ? r.cluster().nodes() : 0;
     for (AttemptRecord a : r.attempts()) {
       Long from = a.type().equals("MAP") ? a.startMs() : a.sortFinishMs();
@@ -41,7 +55,16 @@ final class Replay {
       }
       long to = a.finishMs() == null ? end : a.finishMs();
       if (to > from) {
-        intervals.add(new Interval(a.node(), from, to, a.attemptId(), 0, Double.POSITIVE_INFINITY));
+        long[] cuts = marks.apply(a);
+        received.put(a.attemptId(), new double[cuts.length + 1]);
+        long segmentFrom = from;
+        for (int i = 0; i <= cuts.length; i++) {
+          long segmentTo = i < cuts.length ? Math.max(segmentFrom, Math.min(cuts[i], to)) : to;
+          if (segmentTo > segmentFrom) {
+            intervals.add(new Interval(a.node(), segmentFrom, segmentTo, a.attemptId(), i, 0, Double.POSITIVE_INFINITY));
+          }
+          segmentFrom = segmentTo;
+        }
       }
       nodes = Math.max(nodes, a.node() + 1);
     }
@@ -53,7 +76,7 @@ final class Replay {
       String spinners = f.kind().equals("cpu-hog") ? f.detail().get("spinners") : null;
       String limit = f.kind().equals("slow-node") ? f.detail().get("cpuCores") : null;
       if (spinners != null || limit != null) {
-        intervals.add(new Interval(f.node(), f.injectedMs(), to, null, spinners == null ? 0 : Integer.parseInt(spinners),
+        intervals.add(new Interval(f.node(), f.injectedMs(), to, null, 0, spinners == null ? 0 : Integer.parseInt(spinners),
             limit == null ? Double.POSITIVE_INFINITY : Double.parseDouble(limit)));
       }
       nodes = Math.max(nodes, f.node() + 1);
@@ -63,7 +86,6 @@ final class Replay {
       times.add(i.from());
       times.add(i.to());
     }
-    Map<String, Double> received = new HashMap<>();
     Long previous = null;
     for (long t : times) {
       if (previous != null) {
@@ -75,7 +97,7 @@ final class Replay {
   }
 
   private static void share(List<Interval> intervals, int nodes, double cores, long t0, long t1,
-      Map<String, Double> received) {
+      Map<String, double[]> received) {
     int[] threads = new int[nodes];
     double[] limits = new double[nodes];
     java.util.Arrays.fill(limits, Double.POSITIVE_INFINITY);
@@ -98,23 +120,25 @@ final class Replay {
     }
     double[] perThread = CpuSharing.perThread(loads, cores);
     for (Interval i : running) {
-      received.merge(i.attempt(), perThread[i.node()] * (t1 - t0), Double::sum);
+      received.get(i.attempt())[i.segment()] += perThread[i.node()] * (t1 - t0);
     }
   }
 
   /**
    * The kinds of slowing faults that act beyond the CPU (disk contention, a disk throttle) in force
    * on the attempt's node over the whole of its CPU interval, sorted; empty when none, or when one
-   * began or ended while it ran (its time then mixes two speeds).
+   * began or ended while it ran (its time then mixes two speeds). Faults of the {@code baseline} are
+   * the cluster's, in the work itself, and not counted.
    */
-  static List<String> beyondCpuThroughout(RunRecord r, AttemptRecord a) {
+  static List<String> beyondCpuThroughout(RunRecord r, AttemptRecord a, List<String> baseline) {
     Long from = a.type().equals("MAP") ? a.startMs() : a.sortFinishMs();
     if (a.node() == null || from == null || a.finishMs() == null) {
       return List.of();
     }
     Set<String> kinds = new TreeSet<>();
     for (FaultEvent f : r.faults()) {
-      if (f.injectedMs() == null || f.node() != a.node() || !f.effect().slowsNode() || !beyondCpu(f)) {
+      if (f.injectedMs() == null || f.node() != a.node() || !f.effect().slowsNode() || !beyondCpu(f)
+          || Baseline.partOf(baseline, r, f)) {
         continue;
       }
       long healed = f.healedMs() == null ? Long.MAX_VALUE : f.healedMs();

@@ -32,10 +32,13 @@ import org.apache.commons.statistics.descriptive.StandardDeviation;
  * @param name       what the model is called in records
  * @param fittedFrom where its numbers come from
  * @param workloads  by workload type ("wordcount", "sort")
- * @param slowdowns  one per set of slowing fault kinds seen in force together on a node
+ * @param slowdowns  one per set of slowing fault kinds seen in force together on a node, beyond the
+ *                   baseline
+ * @param baseline   the condition every node of every fitted run had from start to end (see
+ *                   {@link Baseline}), which the work includes; empty when none
  */
 public record TimeModel(String name, FittedFrom fittedFrom, Map<String, WorkloadTimes> workloads, long jobSetupMs,
-    long jobCommitMs, List<Slowdown> slowdowns) {
+    long jobCommitMs, List<Slowdown> slowdowns, List<String> baseline) {
   /** The model shipped with faultbed, fitted from its published suites (see docs/simulation.md). */
   public static final String DEFAULT_RESOURCE = "/faultbed/harness/timemodel/default-model.json";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -43,6 +46,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
   public TimeModel {
     workloads = Map.copyOf(workloads);
     slowdowns = List.copyOf(slowdowns);
+    baseline = baseline == null ? List.of() : List.copyOf(baseline);
   }
 
   /**
@@ -77,14 +81,41 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * @param bytesPerMap the input each map read in the fitted runs; a map of another size takes
    *                    proportionally longer or shorter (an assumption the validation tests)
    */
-  public record WorkloadTimes(long bytesPerMap, Spread map, Spread reduce, Spread shuffleLag, Spread sort) {}
+  public record WorkloadTimes(long bytesPerMap, Spread map, Spread reduce, Spread shuffleLag, Spread sort,
+      MapProgress mapProgress) {
+    public WorkloadTimes {
+      if (mapProgress == null) {
+        throw new IllegalArgumentException("mapProgress: expected how a map's progress unfolds (a model written by"
+            + " 'faultbed sim-model' since it fits one), got none; fit the model again");
+      }
+    }
+  }
+
+  /**
+   * How a map's work unfolds, as its progress reports show it: its sort and spill last, {@code sortShare}
+   * of its work (the median of {@code sortMaps} maps); of what comes before, first {@code startupShare},
+   * in which it reports no progress (its JVM starts, the task sets up), the median of
+   * {@code startupMaps} maps whose progress clocks say when their progress began, in runs of
+   * {@code startupFrom}; then its map phase, progress rising to 2/3 as it reads its input; in its
+   * sort, progress stays at 2/3 until it is done. Hadoop's estimators judge a map by these reports. Shares,
+   * not times: runs recorded on another day of a shared machine read the same shares at other speeds.
+   */
+  public record MapProgress(double startupShare, int startupMaps, List<String> startupFrom, double sortShare,
+      int sortMaps) {
+    public MapProgress {
+      startupFrom = List.copyOf(startupFrom);
+    }
+  }
 
   /**
    * Work on a node with exactly these slowing fault kinds in force takes {@code factor} times as
    * long, beyond the CPU they take or limit (which the simulation shares out): the median over
-   * {@code attempts} attempts of the CPU time they received against a typical task's work.
+   * {@code attempts} attempts of the CPU time they received against a typical task's work. Of them,
+   * {@code killed} were killed before they were done (a backup won), so their work was at least what
+   * they received: the median is then Kaplan-Meier's, and when more than half were killed, the
+   * largest such lower bound (the straggler's true speed is beyond what its runs show).
    */
-  public record Slowdown(List<String> kinds, double factor, int attempts) {}
+  public record Slowdown(List<String> kinds, double factor, int attempts, int killed) {}
 
   /**
    * Whether a slowing fault, as its injection describes it ({@code detail}), does more than take or
@@ -170,6 +201,16 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * typical task's work.
    */
   public static TimeModel fit(String name, Collection<RunRecord> records, double machineCores) {
+    return fit(name, records, List.of(), machineCores);
+  }
+
+  /**
+   * As {@link #fit(String, Collection, double)}, with {@code progressOnly}: runs of the same machine
+   * whose maps' progress clocks give the work a map does before it reports progress, which records
+   * written before they carried progress clocks cannot show; nothing else is taken from them.
+   */
+  public static TimeModel fit(String name, Collection<RunRecord> records, Collection<RunRecord> progressOnly,
+      double machineCores) {
     if (!(machineCores > 0)) {
       throw new IllegalArgumentException("machine cores: expected a positive number, got " + machineCores);
     }
@@ -178,13 +219,19 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     Map<String, List<Double>> lags = new TreeMap<>();
     Map<String, List<Double>> sorts = new TreeMap<>();
     Map<String, List<Double>> bytes = new TreeMap<>();
-    record Residual(String type, boolean map, List<String> kinds, double received) {}
+    Map<String, List<Double>> sortShares = new TreeMap<>();
+    Map<String, List<Double>> startups = new TreeMap<>();
+    Map<String, Set<String>> startupFrom = new TreeMap<>();
+    record Residual(String type, boolean map, List<String> kinds, double received, boolean done) {}
     List<Residual> residuals = new ArrayList<>();
     List<Double> setups = new ArrayList<>();
     List<Double> commits = new ArrayList<>();
     Set<String> scenarios = new TreeSet<>();
     Set<String> backends = new TreeSet<>();
     int runs = 0;
+    // the runs' common condition, if they all had one, is the cluster's: its faults touch no attempt
+    List<List<String>> conditions = records.stream().filter(TimeModel::usable).map(Baseline::of).distinct().toList();
+    List<String> baseline = conditions.size() == 1 ? conditions.get(0) : List.of();
     for (RunRecord r : records) {
       if (r.job() == null || !r.job().succeeded() || r.job().finishedMs() == null || r.attempts().isEmpty()) {
         continue;
@@ -198,7 +245,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       if (mapCount != null && inputBytes != null) {
         bytes.computeIfAbsent(type, k -> new ArrayList<>()).add(Double.parseDouble(inputBytes) / Integer.parseInt(mapCount));
       }
-      Map<String, Double> received = Replay.cpuReceived(r, machineCores);
+      Map<String, double[]> received = Replay.cpuReceived(r, machineCores, TimeModel::phaseMarks);
       long lastMap = 0;
       long lastAttempt = 0;
       long firstStart = Long.MAX_VALUE;
@@ -214,22 +261,34 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
         }
       }
       for (AttemptRecord a : r.attempts()) {
-        Double cpu = received.get(a.attemptId());
-        if (cpu == null || !"SUCCEEDED".equals(a.state())) {
+        double[] segments = received.get(a.attemptId());
+        boolean succeeded = "SUCCEEDED".equals(a.state());
+        // an attempt killed while it worked (its backup won) shows its work was at least what it received
+        boolean killed = "KILLED".equals(a.state()) && a.finishMs() != null;
+        if (segments == null || !succeeded && !killed) {
           continue;
         }
+        double cpu = java.util.Arrays.stream(segments).sum();
         boolean map = a.type().equals("MAP");
-        if (untouched(r, a)) {
+        boolean untouched = untouched(r, a, baseline);
+        if (succeeded && untouched) {
           (map ? maps : reduces).computeIfAbsent(type, k -> new ArrayList<>()).add(cpu);
+          if (map && a.mapFinishMs() != null && cpu > 0) {
+            sortShares.computeIfAbsent(type, k -> new ArrayList<>()).add(segments[2] / cpu);
+            if (ProgressStart.of(a).isPresent() && segments[0] + segments[1] > 0) {
+              startups.computeIfAbsent(type, k -> new ArrayList<>()).add(beforeSort(segments));
+              startupFrom.computeIfAbsent(type, k -> new TreeSet<>()).add(r.scenario());
+            }
+          }
           if (!map) {
             sorts.computeIfAbsent(type, k -> new ArrayList<>()).add((double) (a.sortFinishMs() - a.shuffleFinishMs()));
             lags.computeIfAbsent(type, k -> new ArrayList<>())
                 .add((double) Math.max(0, a.shuffleFinishMs() - Math.max(a.startMs(), lastMap)));
           }
-        } else {
-          List<String> kinds = Replay.beyondCpuThroughout(r, a);
+        } else if (!untouched) {
+          List<String> kinds = Replay.beyondCpuThroughout(r, a, baseline);
           if (!kinds.isEmpty() && a.attempt() == 0) {
-            residuals.add(new Residual(type, map, kinds, cpu));
+            residuals.add(new Residual(type, map, kinds, cpu, succeeded));
           }
         }
       }
@@ -241,6 +300,28 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     if (runs == 0) {
       throw new IllegalArgumentException("records: expected runs whose jobs succeeded, got none among " + records.size());
     }
+    for (RunRecord r : progressOnly) {
+      if (r.job() == null || !r.job().succeeded() || r.job().finishedMs() == null || r.attempts().isEmpty()) {
+        continue;
+      }
+      Map<String, double[]> received = Replay.cpuReceived(r, machineCores, TimeModel::phaseMarks);
+      for (AttemptRecord a : r.attempts()) {
+        double[] segments = received.get(a.attemptId());
+        if (segments != null && segments.length == 3 && segments[0] + segments[1] > 0 && "SUCCEEDED".equals(a.state())
+            && untouched(r, a, Baseline.of(r)) && ProgressStart.of(a).isPresent()) {
+          startups.computeIfAbsent(r.workload().type(), k -> new ArrayList<>()).add(beforeSort(segments));
+          startupFrom.computeIfAbsent(r.workload().type(), k -> new TreeSet<>()).add(r.scenario());
+        }
+      }
+    }
+    if (startups.isEmpty()) {
+      throw new IllegalArgumentException("records: expected maps whose records carry progress clocks (recorded by this"
+          + " version of faultbed), which show how long a map reports no progress; none of the " + runs
+          + " runs' maps do: give runs of the same machine that do (sim-model --progress-from DIR)");
+    }
+    List<Double> anyStartup = startups.values().stream().flatMap(List::stream).toList();
+    Set<String> anyStartupFrom = new TreeSet<>();
+    startupFrom.values().forEach(anyStartupFrom::addAll);
     if (maps.values().stream().allMatch(List::isEmpty)) {
       throw new IllegalArgumentException("records: expected maps on nodes no fault had touched beyond their CPU (a disk"
           + " throttle or load, a crash), which give a task's own work; every map of the " + runs + " runs ran on such a node");
@@ -251,35 +332,89 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
         continue;
       }
       long perMap = bytes.containsKey(type) ? Math.round(median(bytes.get(type))) : 0;
+      // JVM start and set-up are much the same whatever the job: a workload with no progress clocks of
+      // its own takes every workload's
+      List<Double> startup = startups.getOrDefault(type, anyStartup);
+      List<Double> shares = sortShares.getOrDefault(type, List.of(0.0));
+      MapProgress progress = new MapProgress(median(startup), startup.size(),
+          List.copyOf(startupFrom.getOrDefault(type, anyStartupFrom)), median(shares), sortShares.getOrDefault(type, List.of()).size());
       workloads.put(type, new WorkloadTimes(perMap, Spread.of(maps.get(type)), Spread.of(reduces.get(type)),
-          Spread.of(lags.get(type)), Spread.of(sorts.get(type))));
+          Spread.of(lags.get(type)), Spread.of(sorts.get(type)), progress));
     }
-    Map<String, List<Double>> ratios = new TreeMap<>();
+    Map<String, List<Censored>> ratios = new TreeMap<>();
     for (Residual residual : residuals) {
       WorkloadTimes w = workloads.get(residual.type());
       if (w != null) {
         double typical = (residual.map() ? w.map() : w.reduce()).medianMs();
-        ratios.computeIfAbsent(String.join("+", residual.kinds()), k -> new ArrayList<>()).add(residual.received() / typical);
+        ratios.computeIfAbsent(String.join("+", residual.kinds()), k -> new ArrayList<>())
+            .add(new Censored(residual.received() / typical, residual.done()));
       }
     }
     List<Slowdown> slowdowns = new ArrayList<>();
-    ratios.forEach((kinds, list) -> slowdowns.add(new Slowdown(List.of(kinds.split("\\+")), median(list), list.size())));
+    ratios.forEach((kinds, list) -> slowdowns.add(new Slowdown(List.of(kinds.split("\\+")), Censored.median(list),
+        list.size(), (int) list.stream().filter(c -> !c.observed()).count())));
     return new TimeModel(name, new FittedFrom(runs, List.copyOf(scenarios), List.copyOf(backends), machineCores),
-        workloads, Math.round(median(setups)), Math.round(median(commits)), slowdowns);
+        workloads, Math.round(median(setups)), Math.round(median(commits)), slowdowns, baseline);
+  }
+
+  /** Of a map's work before its sort (CPU cut where progress began and where its map phase ended), the start-up's share. */
+  private static double beforeSort(double[] segments) {
+    return segments[0] / (segments[0] + segments[1]);
+  }
+
+  private static boolean usable(RunRecord r) {
+    return r.job() != null && r.job().succeeded() && r.job().finishedMs() != null && !r.attempts().isEmpty();
+  }
+
+  /** A map's CPU interval cut where its progress began (when its clock says) and where its map phase ended. */
+  private static long[] phaseMarks(AttemptRecord a) {
+    if (!a.type().equals("MAP") || a.mapFinishMs() == null || a.startMs() == null) {
+      return new long[0];
+    }
+    long progressBegan = Math.min(ProgressStart.of(a).orElse(a.startMs()), a.mapFinishMs());
+    return new long[] {progressBegan, a.mapFinishMs()};
   }
 
   /**
    * No fault had acted on the attempt's node by the time it finished, other than by taking or
    * limiting CPU, which the replay has accounted for.
    */
-  private static boolean untouched(RunRecord r, AttemptRecord a) {
+  private static boolean untouched(RunRecord r, AttemptRecord a, List<String> baseline) {
     for (FaultEvent f : r.faults()) {
+      if (Baseline.partOf(baseline, r, f)) {
+        continue;
+      }
       if (f.injectedMs() != null && a.node() != null && f.node() == a.node() && a.finishMs() != null
           && f.injectedMs() < a.finishMs() && (f.effect().stopsNode() || f.effect().slowsNode() && Replay.beyondCpu(f))) {
         return false;
       }
     }
     return true;
+  }
+
+  /** A ratio observed, or known only to be at least this much (the attempt was killed first). */
+  private record Censored(double value, boolean observed) {
+    /** Kaplan-Meier's median; the plain median when nothing is censored; the largest value when it is undefined. */
+    static double median(List<Censored> all) {
+      if (all.stream().allMatch(Censored::observed)) {
+        return TimeModel.median(all.stream().map(Censored::value).toList());
+      }
+      List<Censored> sorted = new ArrayList<>(all);
+      // at a tie an observed value leaves before a censored one, as Kaplan-Meier takes it
+      sorted.sort(java.util.Comparator.comparingDouble(Censored::value).thenComparing(c -> !c.observed()));
+      double survival = 1;
+      int atRisk = sorted.size();
+      for (Censored c : sorted) {
+        if (c.observed()) {
+          survival *= 1 - 1.0 / atRisk;
+          if (survival <= 0.5) {
+            return c.value();
+          }
+        }
+        atRisk--;
+      }
+      return sorted.get(sorted.size() - 1).value();
+    }
   }
 
   private static double median(List<Double> values) {

@@ -86,7 +86,13 @@ class SimBackendTest {
     double fittedMap = fitted.workload("wordcount").map().medianMs();
     assertEquals(truthMap, fittedMap, truthMap * 0.1, "map work: the replay must share the cores as the simulation did");
     double truthDisk = truth.slowdown(java.util.Set.of("disk-load"));
-    assertEquals(truthDisk, fitted.slowdown(java.util.Set.of("disk-load")), truthDisk * 0.15);
+    assertEquals(truthDisk, fitted.slowdown(java.util.Set.of("disk-load")), truthDisk * 0.15, fitted.slowdowns().toString());
+    // the progress profile comes back through the AM's progress splits, as a real cluster's does
+    TimeModel.MapProgress truthProgress = truth.workload("wordcount").mapProgress();
+    TimeModel.MapProgress fittedProgress = fitted.workload("wordcount").mapProgress();
+    assertEquals(truthProgress.startupShare(), fittedProgress.startupShare(), 0.05,
+        "start-up: read from the progress clocks " + fittedProgress);
+    assertEquals(truthProgress.sortShare(), fittedProgress.sortShare(), 0.05, "sort share " + fittedProgress);
     Path file = dir.resolve("model.json");
     fitted.write(file);
     assertEquals(fitted, TimeModel.read(file));

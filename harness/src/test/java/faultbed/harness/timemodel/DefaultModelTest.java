@@ -30,7 +30,9 @@ class DefaultModelTest {
     for (String suite : SUITES) {
       records.addAll(new RecordStore(PUBLISHED.resolve(suite)).readAll());
     }
-    TimeModel refit = TimeModel.fit("default", records, 2);
+    // the progress profile's runs, of another day, give the start-up's share of a map's work only
+    TimeModel refit = TimeModel.fit("default", records,
+        new RecordStore(PUBLISHED.resolve("progress-profile")).readAll(), 2);
     TimeModel shipped = TimeModel.standard();
     assertEquals(refit.fittedFrom(), shipped.fittedFrom());
     assertEquals(refit.workloads().keySet(), shipped.workloads().keySet());
@@ -41,8 +43,11 @@ class DefaultModelTest {
       assertEquals(w.reduce().medianMs(), s.reduce().medianMs(), 1e-6, type + " reduce");
       assertEquals(w.shuffleLag().medianMs(), s.shuffleLag().medianMs(), 1e-6, type + " shuffle");
       assertEquals(w.bytesPerMap(), s.bytesPerMap(), type + " bytes a map");
+      assertEquals(w.mapProgress().startupShare(), s.mapProgress().startupShare(), 1e-9, type + " start-up");
+      assertEquals(w.mapProgress().sortShare(), s.mapProgress().sortShare(), 1e-9, type + " sort share");
     });
     assertEquals(refit.jobSetupMs(), shipped.jobSetupMs());
     assertEquals(refit.slowdowns(), shipped.slowdowns());
+    assertEquals(refit.baseline(), shipped.baseline());
   }
 }
