@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
     "Measures how often 'faultbed compare' fails a suite (false alarms, and detection of a known slowdown) "
         + "by drawing suites of n blocks from a recorded suite that ran one variant twice (no cluster needed).",
     "SUITE is a folder of run records in blocks with the variants named by --reference and --same (identical "
-        + "settings: an A/A pair) and, if given, --changed (a known difference). Paired rates come with a 90% "
+        + "settings: an A/A pair) and, if given, --changed (a known difference). Paired rates come with a 90%% "
         + "interval from re-drawing the pilot's blocks, by the method 'faultbed plan' uses. Exit 0: measured; "
         + "2: bad input."})
 final class CalibrateCommand implements Callable<Integer> {

@@ -16,7 +16,7 @@ import picocli.CommandLine.Parameters;
     "Says how many runs per variant (blocks, when paired) a suite needs for 'faultbed compare' to see a "
         + "slowdown, from a pilot suite's spread (no cluster needed).",
     "PILOT is a folder of run records or a baseline file. It gives the power at 5, 10, 20 and 40 runs and at the "
-        + "size needed, with a 90% interval from re-drawing the pilot's blocks (or runs), by the method "
+        + "size needed, with a 90%% interval from re-drawing the pilot's blocks (or runs), by the method "
         + "'faultbed calibrate' uses; sizes beyond the pilot are marked as extrapolations. Exit 0: planned; "
         + "2: bad input."})
 final class PlanCommand implements Callable<Integer> {

@@ -46,6 +46,14 @@ final class SimCluster implements Cluster {
    * own with {@code nodeVcores} cores, as on a real cluster.
    */
   static final String SHARED_CORES = "faultbed.sim.shared-cores";
+  /**
+   * The cluster setting that gives a variant random draws of its own (task work, the AM's node, fault
+   * times and nodes), keyed by this label as well as the run's seed. Without it the variants of a
+   * block share their draws (common random numbers), so a paired difference comes only from what the
+   * variants change; with a label on one of two identical variants, their difference is the noise a
+   * gate must not take for an effect.
+   */
+  static final String STREAM = "faultbed.sim.stream";
   /** Nodes per rack: a top-of-rack switch's worth, so a large cluster has racks as real ones do. */
   private static final int NODES_PER_RACK = 40;
 
@@ -96,9 +104,10 @@ final class SimCluster implements Cluster {
     long bytesPerMap = workload.maps() > 0 ? bytes / workload.maps() : 0;
     SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(), spec.nodeVcores(),
         NODES_PER_RACK);
+    long seed = seed(run.seed(), spec.hadoop().get(STREAM));
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
-        ModelTimes.taskTimes(times, bytesPerMap, run.seed()), latencies, run.timeline(), slowdowns(model),
-        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(run, cluster), run.seed(),
+        ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
+        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(seed, cluster), seed,
         run.runIndex());
 
     listener.phase("simulating " + run.runId());
@@ -113,8 +122,13 @@ final class SimCluster implements Cluster {
    * Where the ResourceManager puts the AM: any node, as far as a job can tell; drawn from the run's
    * seed (a stream of its own), so the variants of a block have it on the same node.
    */
-  private static int applicationMasterNode(RunSpec run, SimulatedCluster cluster) {
-    return new java.util.SplittableRandom(run.seed() ^ 0x5DEECE66DL).nextInt(cluster.nodes().size());
+  /** The run's seed, or with a stream label a seed of that stream's own. */
+  static long seed(long runSeed, String stream) {
+    return stream == null ? runSeed : new java.util.SplittableRandom(runSeed ^ (long) stream.hashCode() << 32).nextLong();
+  }
+
+  private static int applicationMasterNode(long seed, SimulatedCluster cluster) {
+    return new java.util.SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(cluster.nodes().size());
   }
 
   private RunRecord record(RunSpec run, Configuration job, SimulatedCluster cluster, SimulationResult result,
@@ -148,6 +162,9 @@ final class SimCluster implements Cluster {
     notes.add("simulated: Hadoop's ApplicationMaster on a virtual clock, times from the model \"" + model.name()
         + "\" (" + modelSource + "; fitted from " + model.fittedFrom().runs() + " runs of "
         + model.fittedFrom().scenarios() + ")");
+    if (spec.hadoop().get(STREAM) != null) {
+      notes.add("simulated with random draws of its own: stream \"" + spec.hadoop().get(STREAM) + "\" (" + STREAM + ")");
+    }
     return RunRecord.builder()
         .runId(run.runId()).scenario(run.scenario()).variant(run.variant()).runIndex(run.runIndex()).seed(run.seed())
         .startedAt(startedAt).cluster(info()).hadoop(RecordAssembly.settingsInForce(job, spec.hadoop().keySet()))

@@ -13,9 +13,9 @@ import java.util.OptionalLong;
  * up to the first report that showed progress share its time evenly (the first of them also holds
  * the time up to a report that still showed none), and the map phase (progress to 2/3, then the sort)
  * runs from shortly before that report to the map's {@code mapFinishMs}. Its start is read as that
- * report's time less the time its progress took at the rate the phase kept after it: a map whose
- * first showing report came after its map phase ended says only that progress began after its last
- * report of none, which is taken when there was one.
+ * report's time less the time its progress took at the rate the phase kept after it. A map whose
+ * first showing report came after its map phase ended says only that progress began between its
+ * last report of none and that end: the middle is taken, when there was such a report.
  */
 final class ProgressStart {
   private static final int TWELFTHS = 12;
@@ -50,7 +50,7 @@ final class ProgressStart {
       double perTwelfth = (mapEnd - shown) / (double) (MAP_PHASE_TWELFTHS - first);
       start = Math.round(shown - first * perTwelfth);
     } else if (lastNone > 0) {
-      start = lastNone;
+      start = (lastNone + Math.max(lastNone, mapEnd)) / 2; // somewhere between the report of none and the phase's end
     } else {
       return OptionalLong.empty();
     }

@@ -57,6 +57,29 @@ class SimBackendTest {
     }
   }
 
+  /**
+   * Variants of a block share their draws (common random numbers); a stream label gives a variant
+   * draws of its own, for the A/A pilots whose differences must be the noise of independent runs.
+   */
+  @Test
+  void aStreamLabelGivesTheRunDrawsOfItsOwnAndNoLabelTheBlocks() {
+    RunSpec run = new RunSpec("s", "a", 0, 11, 11, Workloads.wordcount(48L << 20).withMaps(12).withReduces(1), STRAGGLER,
+        Speculation.off());
+    List<List<Long>> times = new ArrayList<>();
+    for (ClusterSpec spec : List.of(FOUR_ON_TWO_CORES, FOUR_ON_TWO_CORES, FOUR_ON_TWO_CORES.withHadoop(SimCluster.STREAM, "b"))) {
+      try (Cluster cluster = Backends.named("sim", "backend").start(spec, line -> { })) {
+        RunRecord r = cluster.run(run);
+        assertTrue(r.job().succeeded(), r.job().toString());
+        times.add(r.attempts().stream().map(RunRecord.AttemptRecord::finishMs).toList());
+        if (spec.hadoop().containsKey(SimCluster.STREAM)) {
+          assertTrue(r.notes().stream().anyMatch(n -> n.contains("stream \"b\"")), r.notes().toString());
+        }
+      }
+    }
+    assertEquals(times.get(0), times.get(1), "the same seed, the same draws");
+    assertFalse(times.get(0).equals(times.get(2)), "a stream of its own draws other work");
+  }
+
   @Test
   void aCrashedNodeIsLostAtExpiryAndItsMapsRunAgain() {
     try (Cluster cluster = Backends.named("sim", "backend").start(FOUR_ON_TWO_CORES
