@@ -65,6 +65,11 @@ class QuickstartSuiteTest {
       // another is within the run-to-run noise of a loaded machine.
       List<String> lostTasks = r.attempts().stream().filter(a -> Objects.equals(a.node(), crash.node()))
           .map(RunRecord.AttemptRecord::taskId).toList();
+      if (lostTasks.isEmpty()) {
+        // the crash (8-16 s) came before the node was given any task, as on a loaded machine whose job
+        // starts late: nothing to run again (the node's LOST and the job's success are checked above)
+        continue;
+      }
       assertTrue(r.reexecutedAttempts().stream().anyMatch(a -> lostTasks.contains(a.taskId())
               && a.startMs() != null && a.startMs() > crash.injectedMs()),
           r.runId() + " re-ran no task of node " + crash.node() + " after the crash: " + r.attempts());

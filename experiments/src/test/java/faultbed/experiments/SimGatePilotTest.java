@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The simulated stage's pilot (experiments/published/gate-power/sim) publishes its runs' rows, not
- * its 600 records of 200-node jobs: the simulation is deterministic, so running the scenario again
+ * its 800 records of 200-node jobs: the simulation is deterministic, so running the scenario again
  * gives the same runs, which this checks on its first blocks.
  */
 class SimGatePilotTest {
@@ -36,7 +36,7 @@ class SimGatePilotTest {
         "--out", dir.toString());
     assertEquals(0, run.code(), run.out() + run.err());
     List<RunRecord> again = new RecordStore(dir).readAll();
-    assertEquals(6, again.size());
+    assertEquals(8, again.size());
     for (RunRecord r : again) {
       assertEquals(published.get(r.runId()), String.format(java.util.Locale.ROOT, "%.3f", r.job().finishedMs() / 1000.0),
           r.runId());
