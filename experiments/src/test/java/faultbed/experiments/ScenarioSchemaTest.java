@@ -63,7 +63,8 @@ class ScenarioSchemaTest {
   @Test
   void everyCommittedScenarioPassesTheParserAndTheSchema() throws IOException {
     List<Path> files = new ArrayList<>();
-    for (Path dir : List.of(Path.of("scenarios"), Path.of("..", "ci", "scenarios"), Path.of("..", "ci", "cases"))) {
+    for (Path dir : List.of(Path.of("scenarios"), Path.of("..", "ci", "scenarios"), Path.of("..", "ci", "cases"),
+        Path.of("..", "ci", "sim"))) {
       try (Stream<Path> s = Files.list(dir)) {
         s.filter(p -> p.toString().endsWith(".json")).forEach(files::add);
       }
