@@ -76,18 +76,14 @@ final class SimModelCommand implements Callable<Integer> {
           + " of a remote cluster, whose nodes are machines of their own");
       return FaultbedCli.BAD_INPUT;
     }
-    List<RunRecord> progressOnly = new ArrayList<>();
-    for (Path dir : progressFrom) {
-      var read = RecordsFolder.read(dir, err);
-      if (read.isEmpty()) {
-        return FaultbedCli.BAD_INPUT;
-      }
-      progressOnly.addAll(read.get());
+    var progressOnly = RecordsFolder.readAll("--progress-from", progressFrom, err);
+    if (progressOnly.isEmpty()) {
+      return FaultbedCli.BAD_INPUT;
     }
     String modelName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
     TimeModel model;
     try {
-      model = TimeModel.fit(modelName, records, progressOnly, machineCores);
+      model = TimeModel.fit(modelName, records, progressOnly.get(), machineCores);
     } catch (IllegalArgumentException e) {
       err.println("faultbed: DIR: " + e.getMessage());
       return FaultbedCli.BAD_INPUT;

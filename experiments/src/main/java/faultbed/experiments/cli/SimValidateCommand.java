@@ -53,16 +53,12 @@ final class SimValidateCommand implements Callable<Integer> {
         return FaultbedCli.BAD_INPUT;
       }
     }
-    List<faultbed.results.RunRecord> progressOnly = new java.util.ArrayList<>();
-    for (Path dir : progressFrom) {
-      var read = RecordsFolder.read(dir, err);
-      if (read.isEmpty()) {
-        return FaultbedCli.BAD_INPUT;
-      }
-      progressOnly.addAll(read.get());
+    var progressOnly = RecordsFolder.readAll("--progress-from", progressFrom, err);
+    if (progressOnly.isEmpty()) {
+      return FaultbedCli.BAD_INPUT;
     }
     Files.createDirectories(out);
-    SimValidation validation = new SimValidation(machineCores, progressOnly, out, line -> err.println("faultbed: " + line));
+    SimValidation validation = new SimValidation(machineCores, progressOnly.get(), out, line -> err.println("faultbed: " + line));
     SimValidation.Result result = validation.validate(suites);
     validation.write(result, out.resolve("validation.json"));
     o.printf("%-22s %-28s %9s %9s %7s%n", "suite", "variant", "real s", "sim s", "error");

@@ -44,7 +44,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   public TimeModel {
-    workloads = Map.copyOf(workloads);
+    workloads = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(workloads)); // sorted: a model file writes alike every time
     slowdowns = List.copyOf(slowdowns);
     baseline = baseline == null ? List.of() : List.copyOf(baseline);
   }
@@ -233,7 +233,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     List<List<String>> conditions = records.stream().filter(TimeModel::usable).map(Baseline::of).distinct().toList();
     List<String> baseline = conditions.size() == 1 ? conditions.get(0) : List.of();
     for (RunRecord r : records) {
-      if (r.job() == null || !r.job().succeeded() || r.job().finishedMs() == null || r.attempts().isEmpty()) {
+      if (!usable(r)) {
         continue;
       }
       runs++;
@@ -275,10 +275,10 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
           (map ? maps : reduces).computeIfAbsent(type, k -> new ArrayList<>()).add(cpu);
           if (map && a.mapFinishMs() != null && cpu > 0) {
             sortShares.computeIfAbsent(type, k -> new ArrayList<>()).add(segments[2] / cpu);
-            if (ProgressStart.of(a).isPresent() && segments[0] + segments[1] > 0) {
-              startups.computeIfAbsent(type, k -> new ArrayList<>()).add(beforeSort(segments));
+            startupShare(a, segments).ifPresent(share -> {
+              startups.computeIfAbsent(type, k -> new ArrayList<>()).add(share);
               startupFrom.computeIfAbsent(type, k -> new TreeSet<>()).add(r.scenario());
-            }
+            });
           }
           if (!map) {
             sorts.computeIfAbsent(type, k -> new ArrayList<>()).add((double) (a.sortFinishMs() - a.shuffleFinishMs()));
@@ -301,16 +301,17 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       throw new IllegalArgumentException("records: expected runs whose jobs succeeded, got none among " + records.size());
     }
     for (RunRecord r : progressOnly) {
-      if (r.job() == null || !r.job().succeeded() || r.job().finishedMs() == null || r.attempts().isEmpty()) {
+      if (!usable(r)) {
         continue;
       }
       Map<String, double[]> received = Replay.cpuReceived(r, machineCores, TimeModel::phaseMarks);
+      String type = r.workload().type();
       for (AttemptRecord a : r.attempts()) {
-        double[] segments = received.get(a.attemptId());
-        if (segments != null && segments.length == 3 && segments[0] + segments[1] > 0 && "SUCCEEDED".equals(a.state())
-            && untouched(r, a, Baseline.of(r)) && ProgressStart.of(a).isPresent()) {
-          startups.computeIfAbsent(r.workload().type(), k -> new ArrayList<>()).add(beforeSort(segments));
-          startupFrom.computeIfAbsent(r.workload().type(), k -> new TreeSet<>()).add(r.scenario());
+        if ("SUCCEEDED".equals(a.state()) && untouched(r, a, Baseline.of(r))) {
+          startupShare(a, received.get(a.attemptId())).ifPresent(share -> {
+            startups.computeIfAbsent(type, k -> new ArrayList<>()).add(share);
+            startupFrom.computeIfAbsent(type, k -> new TreeSet<>()).add(r.scenario());
+          });
         }
       }
     }
@@ -357,9 +358,14 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
         workloads, Math.round(median(setups)), Math.round(median(commits)), slowdowns, baseline);
   }
 
-  /** Of a map's work before its sort (CPU cut where progress began and where its map phase ended), the start-up's share. */
-  private static double beforeSort(double[] segments) {
-    return segments[0] / (segments[0] + segments[1]);
+  /**
+   * Of a map's work before its sort, the share before its progress began, when its clock says:
+   * {@code segments} is the CPU it received cut by {@link #phaseMarks}.
+   */
+  private static java.util.OptionalDouble startupShare(AttemptRecord a, double[] segments) {
+    boolean cut = segments != null && segments.length == 3 && segments[0] + segments[1] > 0;
+    return cut && ProgressStart.of(a).isPresent() ? java.util.OptionalDouble.of(segments[0] / (segments[0] + segments[1]))
+        : java.util.OptionalDouble.empty();
   }
 
   private static boolean usable(RunRecord r) {
