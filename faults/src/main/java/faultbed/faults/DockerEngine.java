@@ -26,6 +26,10 @@ public final class DockerEngine {
 
   /** Empty when an engine answers; otherwise one line saying why not and what to do. */
   public static Optional<String> unavailable() {
+    if (!clientOnClassPath()) {
+      return Optional.of("no Docker client: add org.testcontainers:testcontainers to the class path (faultbed"
+          + " declares it optional, for builds that use the containers backend or a Toxiproxy container)");
+    }
     if (!mayBeThere()) {
       return Optional.of("no Docker engine: nothing at /var/run/docker.sock and DOCKER_HOST is not set"
           + " (install and start Docker, or point DOCKER_HOST at an engine)");
@@ -39,6 +43,16 @@ public final class DockerEngine {
     }
     return Optional.of("the Docker engine does not answer (Testcontainers found none): start it, or check"
         + " that this user may use its socket");
+  }
+
+  /** Testcontainers is an optional dependency of faultbed's artifacts (a user's build adds it for Docker). */
+  static boolean clientOnClassPath() {
+    try {
+      Class.forName("org.testcontainers.DockerClientFactory", false, DockerEngine.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException e) {
+      return false;
+    }
   }
 
   /** Cheap, before asking Testcontainers (which probes for seconds and logs when there is none). */

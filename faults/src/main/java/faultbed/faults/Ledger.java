@@ -35,8 +35,10 @@ public final class Ledger implements AutoCloseable {
     register(new Toxiproxy.ProxyHealer());
     register(new NodeNetwork.NamespaceHealer());
     register(new NodeNetwork.LinkHealer());
-    register(new DockerEngine.ContainerHealer());
-    register(new DockerEngine.NetworkHealer());
+    if (DockerEngine.clientOnClassPath()) { // optional: a build without Docker has no healers of it to load
+      register(new DockerEngine.ContainerHealer());
+      register(new DockerEngine.NetworkHealer());
+    }
     register(new faultbed.faults.remote.YarnApplications.KillHealer());
   }
 
@@ -276,7 +278,8 @@ public final class Ledger implements AutoCloseable {
   private static Healer healer(LedgerEntry e) {
     Healer h = HEALERS.get(e.kind());
     if (h == null) {
-      throw new IllegalStateException("no healer for ledger entry kind '" + e.kind() + "'");
+      throw new IllegalStateException("no healer for ledger entry kind '" + e.kind() + "'"
+          + (e.kind().startsWith("docker-") ? " (" + DockerEngine.unavailable().orElse("") + ")" : ""));
     }
     return h;
   }

@@ -81,7 +81,7 @@ public final class ToxiproxyServer implements AutoCloseable {
 
   private static boolean dockerRuns() {
     try {
-      return DockerClientFactory.instance().isDockerAvailable();
+      return DockerEngine.unavailable().isEmpty() && DockerClientFactory.instance().isDockerAvailable();
     } catch (RuntimeException e) {
       return false;
     }

@@ -27,7 +27,7 @@ import picocli.CommandLine.Parameters;
  * The {@code faultbed} command. Exit codes: 0 done, 1 a verdict WORSE (or leftovers found), 2 bad
  * input, 3 the machine lacks something, 4 an internal error (one line; the stack trace in a log).
  */
-@Command(name = "faultbed", mixinStandardHelpOptions = true, version = "faultbed 0.1.0",
+@Command(name = "faultbed", mixinStandardHelpOptions = true, versionProvider = FaultbedCli.Version.class,
     description = "Runs MapReduce jobs on a real Hadoop cluster while faults hit it, and records every run.",
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
         ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class,
@@ -37,6 +37,14 @@ import picocli.CommandLine.Parameters;
     exitCodeList = {"0:done", "1:a verdict WORSE, or leftovers found", "2:bad input (one line naming the field)",
         "3:this machine lacks something the scenario needs", "4:internal error (one line; the stack trace in a log)"})
 public final class FaultbedCli implements Callable<Integer> {
+  /** faultbed's version and commit, and the Hadoop and Java it runs on. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return faultbed.experiments.BuildInfo.here().lines();
+    }
+  }
+
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;
   static final int INTERNAL_ERROR = 4;
