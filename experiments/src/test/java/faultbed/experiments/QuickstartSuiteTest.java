@@ -9,8 +9,8 @@ import faultbed.experiments.cli.FaultbedCli;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import faultbed.results.SuiteSummary;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,15 +18,45 @@ import java.util.Objects;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's main command, shortened to one run per variant: what a new user should see. */
+/**
+ * The README's main command, shortened to two runs per variant, in a JVM of its own started as the
+ * faultbed launcher starts it (its logging settings and log file): what a new user sees on the
+ * terminal, progress and the summary with no stack trace of a crashed node's threads, and what the
+ * records hold.
+ */
 class QuickstartSuiteTest {
   @Test
   void quickstartRecordsTheCrashAndItsCost(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("out");
-    StringWriter err = new StringWriter();
-    int code = FaultbedCli.execute(new PrintWriter(System.out, true), new PrintWriter(err, true),
-        "run", "scenarios/quickstart.json", "--runs", "2", "--out", out.toString());
-    assertEquals(0, code, err.toString());
+    Path log = dir.resolve("faultbed.log");
+    List<String> command = new ArrayList<>(List.of(
+        ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"), "-Xmx2g"));
+    // the launcher's --add-opens, which the test JVM was given too
+    List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
+    for (int i = 0; i < jvm.size(); i++) {
+      if (jvm.get(i).equals("--add-opens") && i + 1 < jvm.size()) {
+        command.add("--add-opens");
+        command.add(jvm.get(++i));
+      } else if (jvm.get(i).startsWith("--add-opens=")) {
+        command.add(jvm.get(i));
+      }
+    }
+    command.addAll(List.of("-Djava.util.logging.config.file=target/classes/faultbed-jul.properties",
+        "-Dlog4j.configuration=faultbed-log4j.properties", "-Dfaultbed.log.file=" + log,
+        "-Djava.io.tmpdir=" + dir, "-cp", System.getProperty("java.class.path"), FaultbedCli.class.getName(),
+        "run", "scenarios/quickstart.json", "--runs", "2", "--out", out.toString()));
+    Path screen = dir.resolve("terminal.txt");
+    Process cli = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(screen.toFile()).start();
+    if (!cli.waitFor(15, java.util.concurrent.TimeUnit.MINUTES)) {
+      cli.destroyForcibly().waitFor();
+    }
+    String terminal = Files.readString(screen);
+    System.out.println(terminal);
+    assertEquals(0, cli.exitValue(), terminal);
+    assertTrue(terminal.contains("records: ") && terminal.contains("log:     " + log), terminal);
+    List<String> traces = terminal.lines().filter(l -> l.matches("\\s+at [a-zA-Z_$][\\w.$]*\\(.*\\)")
+        || l.contains("Exception in thread") || l.matches(".*\\b[A-Z]\\w*(Exception|Error)\\b.*")).toList();
+    assertTrue(traces.isEmpty(), "the terminal shows a stack trace or an exception: " + traces);
 
     RecordStore store = new RecordStore(out);
     List<RunRecord> records = store.readAll();

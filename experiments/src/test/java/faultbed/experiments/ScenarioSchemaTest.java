@@ -57,6 +57,10 @@ class ScenarioSchemaTest {
     for (Path schemaFile : schemas) {
       List<Error> problems = meta.validate(Files.readString(schemaFile), InputFormat.JSON);
       assertTrue(problems.isEmpty(), () -> schemaFile + ": " + problems);
+      // a versioned identifier, so a file or an editor can name the format version it follows
+      String kind = schemaFile.getFileName().toString().replace(".schema.json", "");
+      String id = new com.fasterxml.jackson.databind.ObjectMapper().readTree(schemaFile.toFile()).path("$id").asText();
+      assertTrue(id.matches("https://faultbed\\.dev/schema/" + kind + "/[0-9]+\\.json"), schemaFile + ": $id " + id);
     }
   }
 

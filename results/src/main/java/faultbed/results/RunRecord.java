@@ -44,9 +44,19 @@ public record RunRecord(
     List<AmAttempt> amAttempts,
     OutputCheck outputCheck) {
 
-  public static final int SCHEMA_VERSION = 1;
+  /**
+   * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
+   * progress clocks, AM attempts, output check, provenance, blocks, companion jobs and the rest,
+   * all optional). This faultbed reads every version up to this one: a field a record lacks reads
+   * as absent. RecordShapeTest holds the number to the shape: a changed record must raise it.
+   */
+  public static final int SCHEMA_VERSION = 2;
 
   public RunRecord {
+    if (schemaVersion > SCHEMA_VERSION) {
+      throw new IllegalArgumentException("schemaVersion: the record is of version " + schemaVersion
+          + ", newer than this faultbed reads (1 to " + SCHEMA_VERSION + "): read it with a newer faultbed");
+    }
     hadoop = hadoop == null ? Map.of() : Map.copyOf(hadoop);
     harnessMs = harnessMs == null ? Map.of() : Map.copyOf(harnessMs);
     nodes = copy(nodes);

@@ -73,6 +73,7 @@ public final class FaultbedCli implements Callable<Integer> {
 
   /** The command line with faultbed's handlers: one line and exit 2 for bad arguments, exit 4 for an error. */
   public static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
+    UncaughtToLog.install();
     CommandLine cli = new CommandLine(new FaultbedCli()).setOut(out).setErr(err);
     // one line, not a usage screen, for a bad argument
     cli.setParameterExceptionHandler((ex, a) -> {
@@ -257,6 +258,10 @@ public final class FaultbedCli implements Callable<Integer> {
       System.out.print(summary.table());
       System.out.println();
       System.out.println("records: " + dir.toAbsolutePath());
+      if (UncaughtToLog.logFile() != null) {
+        System.out.println("log:     " + Path.of(UncaughtToLog.logFile()).toAbsolutePath()
+            + " (Hadoop's warnings and errors, and what any thread died of)");
+      }
       return 0;
     }
 
