@@ -27,6 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
@@ -130,6 +131,7 @@ class YarnHostsTest {
    */
   @Test
   @Order(6)
+  @Tag("extended") // the remote backend's jobs and faults over SSH stay in the test command: see ci/extended
   void theQuickstartRunsOnTheHostsWithOnlyTheInventoryChanged() throws Exception {
     Path out = dir.resolve("quickstart");
     StringWriter err = new StringWriter();
