@@ -88,7 +88,7 @@ class HarnessKilledMidRunTest {
   @Test
   void nextStartRemovesTheNodeContainersAndNetworkADeadHarnessLeft(@TempDir Path dir) throws Exception {
     assumeTrue(DockerEngine.unavailable().isEmpty(), () -> "no Docker engine: " + DockerEngine.unavailable().orElse(""));
-    String owner = killMidRun(dir, "containers", "toxiproxy", o -> !containersOf(o, true).isEmpty());
+    String owner = killMidRun(dir, SCENARIO.formatted("toxiproxy"), "containers", o -> !containersOf(o, true).isEmpty());
     assertTrue(containersOf(owner, false).stream().filter(n -> n.endsWith("-toxiproxy")).count() == 2,
         "node and proxy containers outlive a SIGKILLed harness: " + containersOf(owner, false));
     List<String> said = new CopyOnWriteArrayList<>();
@@ -119,11 +119,44 @@ class HarnessKilledMidRunTest {
     return out;
   }
 
+  /**
+   * The simulation's one trace on the machine, its working folder (the speculators' state, the
+   * running job's files), outlives a SIGKILLed harness; the next start of any cluster deletes it.
+   */
+  @Test
+  void nextStartDeletesTheWorkingFolderADeadSimulationLeft(@TempDir Path dir) throws Exception {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    String owner = killMidRun(dir, SIMULATED, "sim", o -> !simFolders(tmp, o).isEmpty());
+    List<Path> left = simFolders(tmp, owner);
+    assertFalse(left.isEmpty(), "the working folder outlives a SIGKILLed harness (the hazard this guards against)");
+    List<String> said = new CopyOnWriteArrayList<>();
+    try (var next = faultbed.harness.Clusters.start(ClusterSpec.nodes(2)
+        .withBackend(faultbed.harness.Backends.named("sim", "test")), said::add)) {
+      assertTrue(left.stream().noneMatch(Files::exists), () -> "left: " + left + "; " + said);
+      assertTrue(said.stream().anyMatch(l -> l.contains("deleted folder") && l.contains(owner)),
+          "the start says what it deleted: " + said);
+    }
+  }
+
+  private static final String SIMULATED = """
+      { "name": "killed-sim", "cluster": { "backend": "sim", "nodes": 400 },
+        "workload": { "type": "wordcount", "size": "12800MB", "maps": 3200, "reduces": 100 },
+        "speculation": "hadoop3", "runs": 500 }
+      """;
+
+  private static List<Path> simFolders(Path tmp, String ownerPrefix) {
+    try (var list = Files.list(tmp)) {
+      return list.filter(p -> p.getFileName().toString().startsWith("faultbed-sim-" + ownerPrefix)).toList();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
   /** Runs a scenario in a child harness, SIGKILLs it mid-run, starts a mini cluster; returns the dead owner's prefix. */
   private static String killMidRunThenStartAgain(Path dir, String backend) throws Exception {
     assumeTrue(Capability.IPTABLES.problems().isEmpty(), () -> "kernel fault backend unavailable: " + Capability.IPTABLES.problems());
     List<Path> webAppsBefore = deadWebAppFolders();
-    String owner = killMidRun(dir, backend, "kernel", o -> containerJvmsOf(o).size() >= 2);
+    String owner = killMidRun(dir, SCENARIO.formatted("kernel"), backend, o -> containerJvmsOf(o).size() >= 2);
     List<Long> orphans = containerJvmsOf(owner);
     assertFalse(orphans.isEmpty(), "container JVMs outlive a SIGKILLed harness (the hazard this guards against)");
     List<Path> webApps = new ArrayList<>(deadWebAppFolders());
@@ -170,13 +203,13 @@ class HarnessKilledMidRunTest {
   }
 
   /**
-   * Runs a scenario in a child harness on {@code backend} and {@code network} until {@code running}
-   * holds for its owner prefix, then SIGKILLs it; returns that prefix.
+   * Runs {@code scenarioText} in a child harness on {@code backend} until {@code running} holds for
+   * its owner prefix, then SIGKILLs it; returns that prefix.
    */
-  private static String killMidRun(Path dir, String backend, String network, java.util.function.Predicate<String> running)
-      throws Exception {
+  private static String killMidRun(Path dir, String scenarioText, String backend,
+      java.util.function.Predicate<String> running) throws Exception {
     Path scenario = dir.resolve("killed.json");
-    Files.writeString(scenario, SCENARIO.formatted(network));
+    Files.writeString(scenario, scenarioText);
     // its temporary files (Jetty's, for the daemons' web servers) in this JVM's temp folder, which
     // the next start here sweeps: a SIGKILL gives no shutdown hook the chance to remove them
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -1,5 +1,7 @@
 package faultbed.harness.sim;
 
+import faultbed.faults.DirectoryHealer;
+import faultbed.faults.Ledger;
 import faultbed.harness.Cluster;
 import faultbed.harness.ClusterDefaults;
 import faultbed.harness.ClusterSpec;
@@ -25,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
@@ -60,6 +61,8 @@ final class SimCluster implements Cluster {
   private final ClusterSpec spec;
   private final TimeModel model;
   private final String modelSource;
+  private final Ledger ledger;
+  private final Path workDir;
   private final Path stateDir;
   private final Configuration configuration;
   private RunListener listener = new RunListener() { };
@@ -68,10 +71,20 @@ final class SimCluster implements Cluster {
     this.spec = spec;
     this.model = model(spec);
     this.modelSource = spec.hadoop().getOrDefault(MODEL, "the default model");
+    // the simulation's only trace on the machine is its working folder (the speculators' state, each
+    // run's job files): in the ledger, so a JVM killed mid-suite leaves it to the next start to delete
+    for (String healed : Ledger.healOrphans()) {
+      log.accept("healed leftover: " + healed);
+    }
+    this.ledger = Ledger.open();
     try {
-      this.stateDir = Files.createTempDirectory("faultbed-sim-state");
-    } catch (IOException e) {
-      throw new UncheckedIOException("a folder for the speculators' state", e);
+      this.workDir = Files.createTempDirectory("faultbed-sim-" + ledger.owner() + "-");
+      ledger.record(DirectoryHealer.entry(workDir, "cluster"));
+      this.stateDir = Files.createDirectories(workDir.resolve("state"));
+    } catch (IOException | RuntimeException e) {
+      ledger.close();
+      throw e instanceof IOException io ? new UncheckedIOException("a working folder for the simulation", io)
+          : (RuntimeException) e;
     }
     this.configuration = new Configuration(false);
     ClusterDefaults.apply(configuration, spec, stateDir);
@@ -113,7 +126,7 @@ final class SimCluster implements Cluster {
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();
     long wall = System.nanoTime();
-    SimulationResult result = Simulation.run(simulation);
+    SimulationResult result = Simulation.run(simulation, workDir);
     long wallMs = (System.nanoTime() - wall) / 1_000_000;
     return record(run, job, cluster, result, startedAt, bytes, wallMs, simulation.applicationMasterNode());
   }
@@ -248,13 +261,7 @@ final class SimCluster implements Cluster {
 
   @Override
   public void close() {
-    try (Stream<Path> paths = Files.walk(stateDir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("removing " + stateDir, e);
-    }
+    ledger.close(); // deletes the working folder
   }
 
   private static SimulatedFaults.Slowdowns slowdowns(TimeModel model) {

@@ -86,9 +86,14 @@ public final class Simulation {
 
   /** Runs the job to its end; Hadoop's job files live in a temporary directory removed afterwards. */
   public static SimulationResult run(SimulationSpec spec) {
+    return run(spec, null);
+  }
+
+  /** As {@link #run(SimulationSpec)}, the job files in a folder under {@code parent} (null: the temp folder). */
+  public static SimulationResult run(SimulationSpec spec, Path parent) {
     Path staging = null;
     try {
-      staging = Files.createTempDirectory("faultbed-sim");
+      staging = parent == null ? Files.createTempDirectory("faultbed-sim") : Files.createTempDirectory(parent, "job");
       return new Simulation(spec).run(staging);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
