@@ -144,6 +144,8 @@ class InventoryTest {
       "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}, {\"name\": \"w2\", \"address\": \"a\"}]}|workers[1].address|expected an address no other worker has|false",
       "{\"clientConfig\": \"conf\", \"resourceManager\": \"master\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|resourceManager|expected host:port, got \"master\"|true",
       "{\"clientConfig\": \"conf\", \"ssh\": {\"port\": 70000}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.port|expected a TCP port, 1 to 65535, got 70000|true",
+      "{\"clientConfig\": \"conf\", \"ssh\": {\"port\": 4294967318}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.port|expected a TCP port, 1 to 65535, got 4294967318|true",
+      "{\"clientConfig\": \"co\\u0000nf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|clientConfig|expected a path, got \"co\\u0000nf\" (Nul character not allowed)|false",
       "{\"clientConfig\": \"conf\", \"ssh\": {\"user\": \"ops\", \"become\": \"root\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|\"root\" means the login is root, but the user is \"ops\"|false",
       "{\"clientConfig\": \"conf\", \"ssh\": {\"become\": \"doas\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|expected \"root\" (the login is root), \"sudo\"|true",
       "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"ssh\": {\"become\": {\"sudo\": [\"rm -rf\"]}}}]}|workers[0].ssh.become.sudo[0]|expected a program name or path|true",

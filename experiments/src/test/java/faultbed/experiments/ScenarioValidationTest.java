@@ -106,6 +106,15 @@ class ScenarioValidationTest {
       variant's bad state     | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "expect": { "state": "DONE" } } } } | variants.a.expect.state: expected one of [FAILED, KILLED, SUCCEEDED], got "DONE"
       zero job limit          | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "jobLimit": "0s" } } } | variants.a.jobLimit: expected a duration above zero
       negative failed maps    | { "workload": { "type": "sort", "size": "1MB" }, "expect": { "failedMaps": -1 } } | expect.failedMaps: expected a count of 0 or more, got -1
+      unknown field, no name  | { "": 1, "workload": { "type": "sort", "size": "1MB" } }                              | "": unknown field; expected one of
+      line break in a field   | { "a\\nb": 1, "workload": { "type": "sort", "size": "1MB" } }                         | "a\\nb": unknown field; expected one of
+      line break in a value   | { "workload": { "type": "sort", "size": "1MB" }, "speculation": "la\\nte" }           | base) or {"policy": ..., "params": {...}} or {"speculator": class}, got "la\\nte"
+      node beyond an int      | "faults": [ { "kind": "crash", "node": 4294967296, "at": "5s" } ]                     | faults[0].node: expected a node index in 0..3, got 4294967296
+      maps beyond an int      | "workload": { "type": "sort", "size": "1MB", "maps": 4294967297 }                     | workload.maps: expected at most 2147483647, got 4294967297
+      seed beyond a long      | { "workload": { "type": "sort", "size": "1MB" }, "seed": 9223372036854775808 }        | seed: expected an integer from -9223372036854775808 to 9223372036854775807, got 9223372036854775808
+      container above node    | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "nodeMemoryMb": 1024, "containerMemoryMb": 2048 } } | cluster.containerMemoryMb: expected at most nodeMemoryMb (1024), got 2048
+      variant's container     | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "cluster": { "containerMemoryMb": 999999 } } } } | variants.a.cluster.containerMemoryMb: expected at most nodeMemoryMb
+      NUL in an inventory path | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "remote", "inventory": "lab\\u0000.json" } } | cluster.inventory: expected a path, got "lab\\u0000.json" (Nul character not allowed)
       """)
   void badScenarioGivesOneLineExitTwoAndStartsNothing(String what, String change, String expected,
       @TempDir Path dir) throws IOException {

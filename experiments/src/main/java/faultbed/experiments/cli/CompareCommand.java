@@ -1,5 +1,6 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.scenario.ScenarioException;
 import faultbed.results.compare.SampleSet;
 import faultbed.results.compare.SuiteComparison;
 import faultbed.results.report.ComparePage;
@@ -305,7 +306,7 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   private static int bad(PrintWriter err, String message) {
-    err.println("faultbed: " + message);
+    err.println(ScenarioException.oneLine("faultbed: " + message)); // a path may hold a line break
     err.flush();
     return FaultbedCli.BAD_INPUT;
   }

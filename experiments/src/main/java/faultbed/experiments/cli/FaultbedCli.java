@@ -75,10 +75,18 @@ public final class FaultbedCli implements Callable<Integer> {
   public static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
     UncaughtToLog.install();
     CommandLine cli = new CommandLine(new FaultbedCli()).setOut(out).setErr(err);
-    // one line, not a usage screen, for a bad argument
+    // a path no file can have (a NUL in it) is a bad argument like any other, not an exception's text
+    cli.registerConverter(Path.class, text -> {
+      try {
+        return Path.of(text);
+      } catch (java.nio.file.InvalidPathException e) {
+        throw new CommandLine.TypeConversionException("expected a path, got \"" + text + "\" (" + e.getReason() + ")");
+      }
+    });
+    // one line, not a usage screen, for a bad argument (a line break in it escaped)
     cli.setParameterExceptionHandler((ex, a) -> {
-      ex.getCommandLine().getErr().println("faultbed: " + ex.getMessage()
-          + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+      ex.getCommandLine().getErr().println(ScenarioException.oneLine("faultbed: " + ex.getMessage()
+          + " (see '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help')"));
       return BAD_INPUT;
     });
     cli.setExecutionExceptionHandler((ex, c, parsed) -> {
@@ -181,7 +189,7 @@ public final class FaultbedCli implements Callable<Integer> {
         }
         scenario = cluster.apply(scenario);
       } catch (ScenarioException e) {
-        err.println("faultbed: " + scenarioFile + ": " + e.getMessage());
+        err.println(ScenarioException.oneLine("faultbed: " + scenarioFile + ": " + e.getMessage()));
         return BAD_INPUT;
       }
       java.util.Optional<faultbed.harness.Inventory> remote = scenario.variants().stream()

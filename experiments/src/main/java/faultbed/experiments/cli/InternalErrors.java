@@ -23,7 +23,9 @@ final class InternalErrors {
     for (Path dir : new Path[] {Path.of("out"), Path.of(System.getProperty("java.io.tmpdir"))}) {
       try {
         Files.createDirectories(dir);
-        return Files.writeString(dir.resolve(name), trace.toString()).toAbsolutePath();
+        // as bytes: a message with a character UTF-8 cannot encode (half a surrogate pair) is written, not lost
+        return Files.write(dir.resolve(name), trace.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .toAbsolutePath();
       } catch (IOException | SecurityException e) {
         // try the next place; the line on the terminal still names the error
       }

@@ -1,5 +1,6 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.scenario.ScenarioException;
 import faultbed.results.compare.RunPlan;
 import faultbed.results.compare.SampleSet;
 import faultbed.results.stats.PilotPower;
@@ -101,7 +102,7 @@ final class PlanCommand implements Callable<Integer> {
   }
 
   private static int bad(PrintWriter err, String message) {
-    err.println("faultbed: " + message);
+    err.println(ScenarioException.oneLine("faultbed: " + message)); // a path may hold a line break
     err.flush();
     return FaultbedCli.BAD_INPUT;
   }

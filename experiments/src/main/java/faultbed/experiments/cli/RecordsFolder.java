@@ -1,5 +1,6 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.scenario.ScenarioException;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import java.io.PrintWriter;
@@ -9,7 +10,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** The DIR argument of the commands that read results: checked once, with one line on stderr when wrong. */
+/**
+ * The DIR argument of the commands that read results: checked once, with one line on stderr when wrong
+ * (a line break in a folder's name escaped).
+ */
 final class RecordsFolder {
   private RecordsFolder() {}
 
@@ -22,7 +26,7 @@ final class RecordsFolder {
     if (Files.isDirectory(dir)) {
       return true;
     }
-    err.println("faultbed: " + field + ": expected a folder of run records, got " + dir);
+    err.println(ScenarioException.oneLine("faultbed: " + field + ": expected a folder of run records, got " + dir));
     return false;
   }
 
@@ -40,12 +44,12 @@ final class RecordsFolder {
     try {
       records = new RecordStore(dir).readAll();
     } catch (UncheckedIOException e) {
-      err.println("faultbed: " + field + ": " + e.getMessage() + ": "
-          + e.getCause().getMessage().lines().findFirst().orElse(""));
+      err.println(ScenarioException.oneLine("faultbed: " + field + ": " + e.getMessage() + ": "
+          + e.getCause().getMessage().lines().findFirst().orElse("")));
       return Optional.empty();
     }
     if (records.isEmpty()) {
-      err.println("faultbed: " + field + ": expected run records (*.json) in " + dir);
+      err.println(ScenarioException.oneLine("faultbed: " + field + ": expected run records (*.json) in " + dir));
       return Optional.empty();
     }
     return Optional.of(records);

@@ -1,5 +1,6 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.scenario.ScenarioException;
 import faultbed.results.Distribution;
 import faultbed.results.classify.DetectionTradeoff;
 import faultbed.results.report.SuiteReport;
@@ -34,11 +35,11 @@ final class ReportCommand implements Callable<Integer> {
     try {
       written = SuiteReport.write(dir);
     } catch (IllegalArgumentException e) {
-      err.println("faultbed: DIR: " + e.getMessage());
+      err.println(ScenarioException.oneLine("faultbed: DIR: " + e.getMessage()));
       return FaultbedCli.BAD_INPUT;
     } catch (UncheckedIOException e) {
-      err.println("faultbed: DIR: " + e.getMessage() + ": "
-          + e.getCause().getMessage().lines().findFirst().orElse(""));
+      err.println(ScenarioException.oneLine("faultbed: DIR: " + e.getMessage() + ": "
+          + e.getCause().getMessage().lines().findFirst().orElse("")));
       return FaultbedCli.BAD_INPUT;
     }
     PrintWriter out = spec.commandLine().getOut();

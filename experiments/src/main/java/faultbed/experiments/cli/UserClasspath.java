@@ -1,5 +1,6 @@
 package faultbed.experiments.cli;
 
+import faultbed.experiments.scenario.ScenarioException;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,7 +42,7 @@ public final class UserClasspath {
   /** A {@code --classpath} or {@code FAULTBED_CLASSPATH} entry that is not there. */
   public static final class BadEntry extends IllegalArgumentException {
     BadEntry(String message) {
-      super(message);
+      super(ScenarioException.oneLine(message)); // an entry may hold a line break
     }
   }
 
@@ -85,7 +86,7 @@ public final class UserClasspath {
         continue;
       }
       if (e.endsWith("/*")) {
-        Path dir = Path.of(e.substring(0, e.length() - 2)).toAbsolutePath().normalize();
+        Path dir = path(e.substring(0, e.length() - 2), e, field);
         if (!Files.isDirectory(dir)) {
           throw new BadEntry(field + ": expected jars or class folders that exist, got \"" + e + "\" (no folder " + dir + ")");
         }
@@ -96,7 +97,7 @@ public final class UserClasspath {
         }
         continue;
       }
-      Path p = Path.of(e).toAbsolutePath().normalize();
+      Path p = path(e, e, field);
       if (!Files.exists(p)) {
         throw new BadEntry(field + ": expected jars or class folders that exist, got \"" + e + "\" (not found)");
       }
@@ -106,5 +107,14 @@ public final class UserClasspath {
       out.add(p);
     }
     return out;
+  }
+
+  /** {@code text} as an absolute path; one no file can have (a NUL in it, say) is a bad entry, not an error. */
+  private static Path path(String text, String entry, String field) {
+    try {
+      return Path.of(text).toAbsolutePath().normalize();
+    } catch (java.nio.file.InvalidPathException x) {
+      throw new BadEntry(field + ": expected jars or class folders that exist, got \"" + entry + "\" (" + x.getReason() + ")");
+    }
   }
 }

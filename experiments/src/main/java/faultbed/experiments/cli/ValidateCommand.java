@@ -46,7 +46,7 @@ final class ValidateCommand implements Callable<Integer> {
       try {
         scenario = ScenarioParser.parse(file);
       } catch (ScenarioException e) {
-        err.println("faultbed: " + file + ": " + e.getMessage());
+        err.println(ScenarioException.oneLine("faultbed: " + file + ": " + e.getMessage()));
         code = FaultbedCli.BAD_INPUT;
         continue;
       }

@@ -38,8 +38,11 @@ public final class InventoryParser {
       text = Files.readString(file);
     } catch (NoSuchFileException e) {
       throw new ScenarioException("inventory", "file " + file + " does not exist");
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new ScenarioException("inventory", "expected JSON text in UTF-8, but " + file + " holds bytes that are not");
     } catch (IOException e) {
-      throw new ScenarioException("inventory", "cannot read " + file + ": " + e.getMessage());
+      throw new ScenarioException("inventory", Files.isDirectory(file) ? "expected an inventory file, but " + file
+          + " is a folder" : "cannot read " + file + ": " + e.getMessage());
     }
     Path folder = file.toAbsolutePath().getParent();
     return parse(text, folder, file.getFileName().toString().replaceFirst("\\.json$", ""));
@@ -50,8 +53,8 @@ public final class InventoryParser {
     try {
       root = ScenarioParser.JSON.readTree(text);
     } catch (JsonProcessingException e) {
-      throw new ScenarioException("inventory", "expected valid JSON, but line " + e.getLocation().getLineNr()
-          + " column " + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+      throw new ScenarioException("inventory", "expected valid JSON, but " + ScenarioParser.where(e)
+          + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) {
       throw new ScenarioException("inventory", "expected a JSON object at the top level");
@@ -133,14 +136,14 @@ public final class InventoryParser {
     if (user.isBlank()) {
       throw new ScenarioException(at + ".user", "expected a login name, got \"\"");
     }
-    int port = n.has("port") ? (int) ScenarioParser.integer(n.get("port"), at + ".port", 1) : above.port;
+    long port = n.has("port") ? ScenarioParser.integer(n.get("port"), at + ".port", 1) : above.port;
     if (port > 65535) {
       throw new ScenarioException(at + ".port", "expected a TCP port, 1 to 65535, got " + port);
     }
     Path key = n.has("key") ? path(n.get("key"), at + ".key", folder) : above.key;
     Path known = n.has("knownHosts") ? path(n.get("knownHosts"), at + ".knownHosts", folder) : above.knownHosts;
     Become become = n.has("become") ? become(n.get("become"), at + ".become", user) : above.become;
-    return withBecome(new Ssh(user, port, key, known, become));
+    return withBecome(new Ssh(user, (int) port, key, known, become));
   }
 
   /** Root by login when the user is root, else sudo for every program, unless the file said otherwise. */
@@ -205,7 +208,8 @@ public final class InventoryParser {
     if (v.isBlank()) {
       throw new ScenarioException(at, "expected a path, got \"\"");
     }
-    Path p = v.equals("~") ? home() : v.startsWith("~/") ? home().resolve(v.substring(2)) : Path.of(v);
+    Path p = v.equals("~") ? home() : v.startsWith("~/") ? home().resolve(ScenarioParser.path(v.substring(2), at))
+        : ScenarioParser.path(v, at);
     return folder.resolve(p).normalize();
   }
 

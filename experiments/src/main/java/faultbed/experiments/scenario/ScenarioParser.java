@@ -70,8 +70,11 @@ public final class ScenarioParser {
       text = Files.readString(file);
     } catch (NoSuchFileException e) {
       throw new ScenarioException("scenario", "file " + file + " does not exist");
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new ScenarioException("scenario", "expected JSON text in UTF-8, but " + file + " holds bytes that are not");
     } catch (IOException e) {
-      throw new ScenarioException("scenario", "cannot read " + file + ": " + e.getMessage());
+      throw new ScenarioException("scenario", Files.isDirectory(file) ? "expected a scenario file, but " + file
+          + " is a folder" : "cannot read " + file + ": " + e.getMessage());
     }
     String fallbackName = file.getFileName().toString().replaceFirst("\\.json$", "");
     return parse(text, fallbackName, file.toAbsolutePath().getParent());
@@ -88,9 +91,7 @@ public final class ScenarioParser {
     try {
       root = JSON.readTree(text);
     } catch (JsonProcessingException e) {
-      var loc = e.getLocation();
-      throw new ScenarioException("scenario", "expected valid JSON, but line " + loc.getLineNr()
-          + " column " + loc.getColumnNr() + ": " + e.getOriginalMessage());
+      throw new ScenarioException("scenario", "expected valid JSON, but " + where(e) + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) {
       throw new ScenarioException("scenario", "expected a JSON object at the top level");
@@ -106,7 +107,7 @@ public final class ScenarioParser {
     String description = root.has("description") ? text(root.get("description"), "description") : "";
     long seed = root.has("seed") ? integer(root.get("seed"), "seed", Long.MIN_VALUE) : 1L;
     int runs = root.has("runs") ? runs(root.get("runs"), "runs") : 1;
-    int warmup = root.has("warmup") ? (int) integer(root.get("warmup"), "warmup", 0) : 0;
+    int warmup = root.has("warmup") ? wholeInt(root.get("warmup"), "warmup", 0) : 0;
     ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults(), folder);
     cluster = cluster.withHadoop(hadoop(root.get("hadoop"), "hadoop"));
     if (!root.has("workload")) {
@@ -131,7 +132,7 @@ public final class ScenarioParser {
       for (Iterator<Map.Entry<String, JsonNode>> it = vs.fields(); it.hasNext(); ) {
         var e = it.next();
         String vname = e.getKey();
-        String at = "variants." + vname;
+        String at = "variants." + name(vname);
         if (!vname.matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
           throw new ScenarioException(at, "expected a variant name of letters, digits, '.', '_' or '-'");
         }
@@ -191,16 +192,21 @@ public final class ScenarioParser {
       long nodes = integer(n.get("nodes"), at + ".nodes", 1);
       // this machine's memory bounds nodes that run on it; a backend whose nodes do not says its own limit
       c = c.withNodes(c.backend().boundedByThisHost() ? nodes(nodes, at + ".nodes")
-          : (int) Math.min(nodes, Integer.MAX_VALUE));
+          : wholeInt(n.get("nodes"), at + ".nodes", 1));
     }
-    if (n.has("nodeMemoryMb")) {
-      c = c.withNodeMemoryMb((int) integer(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
-    }
-    if (n.has("nodeVcores")) {
-      c = c.withNodeVcores((int) integer(n.get("nodeVcores"), at + ".nodeVcores", 1));
-    }
-    if (n.has("containerMemoryMb")) {
-      c = c.withContainerMemoryMb((int) integer(n.get("containerMemoryMb"), at + ".containerMemoryMb", 128));
+    try {
+      if (n.has("nodeMemoryMb")) {
+        c = c.withNodeMemoryMb(wholeInt(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
+      }
+      if (n.has("nodeVcores")) {
+        c = c.withNodeVcores(wholeInt(n.get("nodeVcores"), at + ".nodeVcores", 1));
+      }
+      if (n.has("containerMemoryMb")) {
+        c = c.withContainerMemoryMb(wholeInt(n.get("containerMemoryMb"), at + ".containerMemoryMb", 128));
+      }
+    } catch (IllegalArgumentException e) {
+      // the cluster's own check ("cluster.containerMemoryMb: expected at most nodeMemoryMb ..."), at this cluster's path
+      throw field(at, new IllegalArgumentException(e.getMessage().replaceFirst("^cluster\\.", "")));
     }
     if (n.has("timeScale")) {
       JsonNode t = n.get("timeScale");
@@ -220,7 +226,7 @@ public final class ScenarioParser {
       }
       if (folder != null) {
         try {
-          c = c.withInventory(InventoryParser.parse(folder.resolve(file)));
+          c = c.withInventory(InventoryParser.parse(folder.resolve(path(file, at + ".inventory"))));
         } catch (ScenarioException e) {
           throw new ScenarioException(at + ".inventory", file + ": " + e.getMessage());
         }
@@ -342,7 +348,7 @@ public final class ScenarioParser {
     n.fields().forEachRemaining(e -> {
       JsonNode v = e.getValue();
       if (!v.isValueNode() || v.isNull()) {
-        throw new ScenarioException(at + "." + e.getKey(), "expected a string, number or boolean");
+        throw new ScenarioException(at + "." + name(e.getKey()), "expected a string, number or boolean");
       }
       out.put(e.getKey(), v.asText());
     });
@@ -353,7 +359,7 @@ public final class ScenarioParser {
   /** A workload; {@code onThisHost}: its input is kept on this machine, whose free disk bounds its size. */
   private static Workload workload(JsonNode n, String at, boolean onThisHost) {
     if (n.has("concurrentJobs")) {
-      int jobs = (int) integer(n.get("concurrentJobs"), at + ".concurrentJobs", 1);
+      int jobs = wholeInt(n.get("concurrentJobs"), at + ".concurrentJobs", 1);
       ObjectNode single = ((ObjectNode) n).deepCopy();
       single.remove("concurrentJobs");
       return workloadOfType(single, at, onThisHost).withConcurrentJobs(jobs);
@@ -374,8 +380,8 @@ public final class ScenarioParser {
             throw new ScenarioException(at + ".size", "expected an input size such as \"64MB\"");
           }
           long bytes = bytes(n.get("size"), at + ".size", onThisHost);
-          int maps = n.has("maps") ? (int) integer(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
-          int reduces = n.has("reduces") ? (int) integer(n.get("reduces"), at + ".reduces", 0)
+          int maps = n.has("maps") ? wholeInt(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
+          int reduces = n.has("reduces") ? wholeInt(n.get("reduces"), at + ".reduces", 0)
               : Workloads.DEFAULT_REDUCES;
           return type.equals("sort") ? Workloads.sort(bytes).withMaps(maps).withReduces(reduces)
               : Workloads.wordcount(bytes).withMaps(maps).withReduces(reduces);
@@ -383,8 +389,8 @@ public final class ScenarioParser {
         case "synthetic" -> {
           onlyKnown(n, at + ".", Set.of("type", "maps", "reduces", "mapTime", "reduceTime", "mapTimes",
               "recordsPerMap", "slowdowns"));
-          int maps = n.has("maps") ? (int) integer(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
-          int reduces = n.has("reduces") ? (int) integer(n.get("reduces"), at + ".reduces", 0)
+          int maps = n.has("maps") ? wholeInt(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
+          int reduces = n.has("reduces") ? wholeInt(n.get("reduces"), at + ".reduces", 0)
               : Workloads.DEFAULT_REDUCES;
           var w = Workloads.synthetic(maps, reduces);
           if (n.has("mapTime")) {
@@ -405,7 +411,7 @@ public final class ScenarioParser {
             w = w.withMapMillisList(ms);
           }
           if (n.has("recordsPerMap")) {
-            w = w.withRecordsPerMap((int) integer(n.get("recordsPerMap"), at + ".recordsPerMap", 0));
+            w = w.withRecordsPerMap(wholeInt(n.get("recordsPerMap"), at + ".recordsPerMap", 0));
           }
           if (n.has("slowdowns")) {
             w = w.withSlowdowns(slowdowns(n.get("slowdowns"), at + ".slowdowns", maps));
@@ -430,11 +436,11 @@ public final class ScenarioParser {
       String si = at + "[" + i + "]";
       JsonNode e = object(n.get(i), si);
       onlyKnown(e, si + ".", Set.of("map", "attempt", "profile"));
-      int map = (int) integer(e.get("map"), si + ".map", 0);
+      int map = wholeInt(e.get("map"), si + ".map", 0);
       if (map >= maps) {
         throw new ScenarioException(si + ".map", "expected a map index below " + maps + " (the workload's maps), got " + map);
       }
-      int attempt = e.has("attempt") ? (int) integer(e.get("attempt"), si + ".attempt", 0) : 0;
+      int attempt = e.has("attempt") ? wholeInt(e.get("attempt"), si + ".attempt", 0) : 0;
       JsonNode profile = e.get("profile");
       if (profile == null || !profile.isArray() || profile.isEmpty()) {
         throw new ScenarioException(si + ".profile", "expected a list of {\"from\": progress, \"factor\": x}");
@@ -509,8 +515,8 @@ public final class ScenarioParser {
     try {
       root = JSON.readTree(text);
     } catch (JsonProcessingException e) {
-      throw new ScenarioException("fault", "expected a JSON object such as {\"kind\": \"crash\", \"node\": 1}, but column "
-          + e.getLocation().getColumnNr() + ": " + e.getOriginalMessage());
+      throw new ScenarioException("fault", "expected a JSON object such as {\"kind\": \"crash\", \"node\": 1}, but "
+          + where(e).replaceFirst("^line 1 ", "") + e.getOriginalMessage());
     }
     ObjectNode fault = object(root, "fault");
     if (fault.has("at")) {
@@ -576,7 +582,7 @@ public final class ScenarioParser {
 
       @Override
       public java.util.Optional<Integer> count(String field, int least) {
-        return read(field, (x, at) -> (int) integer(x, at, least));
+        return read(field, (x, at) -> wholeInt(x, at, least));
       }
 
       @Override
@@ -668,11 +674,12 @@ public final class ScenarioParser {
       throw new ScenarioException(at, "expected a node index (an integer) or one of " + TARGET_NAMES + ", got " + n);
     }
     if (n.isIntegralNumber()) {
-      int i = n.asInt();
+      // as a long: 4294967296 read as an int would be node 0
+      long i = n.canConvertToLong() ? n.asLong() : -1;
       if (i < 0 || i >= nodes) {
-        throw new ScenarioException(at, "expected a node index in 0.." + (nodes - 1) + ", got " + i);
+        throw new ScenarioException(at, "expected a node index in 0.." + (nodes - 1) + ", got " + n.asText());
       }
-      return Target.node(i);
+      return Target.node((int) i);
     }
     String s = text(n, at);
     return switch (s) {
@@ -709,7 +716,7 @@ public final class ScenarioParser {
         throw new ScenarioException(at + ".uniform", "expected from <= to, got [" + range.get(0).asText()
             + ", " + range.get(1).asText() + "]");
       }
-      int strata = o.has("strata") ? (int) integer(o.get("strata"), at + ".strata", 1) : 1;
+      int strata = o.has("strata") ? wholeInt(o.get("strata"), at + ".strata", 1) : 1;
       return Trigger.stratified(from, to, strata);
     }
     if (o.has("event")) {
@@ -720,7 +727,7 @@ public final class ScenarioParser {
           if (!o.has("count")) {
             throw new ScenarioException(at + ".count", "expected how many maps must have completed");
           }
-          return Trigger.on(JobEvent.mapsCompleted((int) integer(o.get("count"), at + ".count", 1)));
+          return Trigger.on(JobEvent.mapsCompleted(wholeInt(o.get("count"), at + ".count", 1)));
         }
         case "reducer-in-shuffle" -> {
           onlyKnown(o, at + ".", Set.of("event"));
@@ -787,14 +794,27 @@ public final class ScenarioParser {
     if (n == null || !n.isNumber()) {
       throw new ScenarioException(at, "expected an integer");
     }
-    if (!n.isIntegralNumber() || !n.canConvertToLong()) {
+    if (!n.isIntegralNumber()) {
       throw new ScenarioException(at, "expected an integer, got " + n.asText());
+    }
+    if (!n.canConvertToLong()) {
+      throw new ScenarioException(at, "expected an integer from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE
+          + ", got " + n.asText());
     }
     long v = n.asLong();
     if (v < min) {
       throw new ScenarioException(at, "expected at least " + min + ", got " + v);
     }
     return v;
+  }
+
+  /** An integer kept as an int: beyond one it would wrap around into another number (4294967297 maps as 1). */
+  static int wholeInt(JsonNode n, String at, long min) {
+    long v = integer(n, at, min);
+    if (v > Integer.MAX_VALUE) {
+      throw new ScenarioException(at, "expected at most " + Integer.MAX_VALUE + ", got " + v);
+    }
+    return (int) v;
   }
 
   static String text(JsonNode n, String at) {
@@ -814,8 +834,35 @@ public final class ScenarioParser {
   static void onlyKnown(JsonNode n, String prefix, Set<String> known) {
     n.fieldNames().forEachRemaining(f -> {
       if (!known.contains(f)) {
-        throw new ScenarioException(prefix + f, "unknown field; expected one of " + new java.util.TreeSet<>(known));
+        throw new ScenarioException(prefix + name(f), "unknown field; expected one of " + new java.util.TreeSet<>(known));
       }
     });
+  }
+
+  /** A path a file names; one no file can have (a NUL in it) is refused here rather than by the OS later. */
+  static Path path(String text, String at) {
+    try {
+      return Path.of(text);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new ScenarioException(at, "expected a path, got \"" + text + "\" (" + e.getReason() + ")");
+    }
+  }
+
+  /** A field's name as a path shows it: quoted as JSON when empty or with spaces or odd characters, so that it shows. */
+  static String name(String field) {
+    if (field.matches("[A-Za-z0-9_$+.-]+")) {
+      return field;
+    }
+    try {
+      return JSON.writeValueAsString(field);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** "line L column C: " where the parser stopped; nothing for a limit it stopped at (depth, length) with no place. */
+  static String where(JsonProcessingException e) {
+    var loc = e.getLocation();
+    return loc == null || loc.getLineNr() < 1 ? "" : "line " + loc.getLineNr() + " column " + loc.getColumnNr() + ": ";
   }
 }
