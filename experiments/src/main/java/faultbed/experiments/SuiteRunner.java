@@ -11,6 +11,7 @@ import faultbed.harness.observe.RunListener;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import faultbed.results.SuiteSummary;
+import faultbed.results.compare.SequentialSuite;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,7 @@ public final class SuiteRunner {
 
   private final java.util.Map<String, RunRecord> done;
   private final RunRecord.Provenance provenance;
+  private final SequentialSuite sequential;
 
   public SuiteRunner(Scenario scenario, RecordStore store, Progress progress) {
     this(scenario, RunOrder.of(scenario), store, progress, java.util.Map.of(), null);
@@ -50,6 +52,16 @@ public final class SuiteRunner {
    */
   public SuiteRunner(Scenario scenario, RunOrder order, RecordStore store, Progress progress,
       java.util.Map<String, RunRecord> done, RunRecord.Provenance provenance) {
+    this(scenario, order, store, progress, done, provenance, null);
+  }
+
+  /**
+   * As above, and a suite that stops at the first block after which {@code sequential} (null: none)
+   * says every candidate's verdict is decided; the blocks after it are not run.
+   */
+  public SuiteRunner(Scenario scenario, RunOrder order, RecordStore store, Progress progress,
+      java.util.Map<String, RunRecord> done, RunRecord.Provenance provenance, SequentialSuite sequential) {
+    this.sequential = sequential;
     this.provenance = provenance;
     this.scenario = scenario;
     this.order = order;
@@ -73,6 +85,9 @@ public final class SuiteRunner {
         if (kept != null) {
           records.add(kept);
           progress.runFinished(records.size(), total, kept);
+          if (decided(slot, records)) {
+            break;
+          }
           continue;
         }
         if (cluster != null && !v.cluster().equals(current)) {
@@ -110,6 +125,9 @@ public final class SuiteRunner {
         store.write(record);
         records.add(record);
         progress.runFinished(records.size(), total, record);
+        if (decided(slot, records)) {
+          break;
+        }
       }
     } finally {
       if (cluster != null) {
@@ -121,6 +139,24 @@ public final class SuiteRunner {
       }
     }
     return SuiteSummary.of(records);
+  }
+
+  /**
+   * Whether a sequential suite's verdict is decided once {@code slot} ran: checked after every whole
+   * block (a look is made when the paired blocks reach its count, which a block whose jobs both
+   * failed delays), as compare will judge the records again.
+   */
+  private boolean decided(RunOrder.Slot slot, List<RunRecord> records) {
+    if (sequential == null || slot.block().position() != slot.block().size() - 1) {
+      return false;
+    }
+    List<SequentialSuite.Result> results = sequential.decide(records);
+    if (!SequentialSuite.ended(results)) {
+      return false;
+    }
+    progress.note("sequential: decided after block " + (slot.block().index() + 1) + "; the remaining blocks are not run");
+    results.forEach(r -> progress.note("  " + r.describe()));
+    return true;
   }
 
   /** The record of a run the harness could not complete: kept, so the suite's count stays honest. */

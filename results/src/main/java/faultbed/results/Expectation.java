@@ -40,22 +40,9 @@ public record Expectation(String state, Boolean speculated, Integer failedMaps, 
   private static final Set<String> STATES = new TreeSet<>(Set.of("SUCCEEDED", "FAILED", "KILLED"));
 
   /** A field of an {@code "expect"} object that cannot be checked, and what was expected there. */
-  public static final class Invalid extends IllegalArgumentException {
-    private final String field;
-    private final String expected;
-
+  public static final class Invalid extends InvalidField {
     Invalid(String field, String expected) {
-      super(field + ": " + expected);
-      this.field = field;
-      this.expected = expected;
-    }
-
-    public String field() {
-      return field;
-    }
-
-    public String expected() {
-      return expected;
+      super(field, expected);
     }
   }
 

@@ -2,6 +2,7 @@ package faultbed.experiments.cli;
 
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.results.compare.SampleSet;
+import faultbed.results.compare.SequentialSuite;
 import faultbed.results.compare.SuiteComparison;
 import faultbed.results.report.ComparePage;
 import faultbed.results.stats.Analysis;
@@ -169,14 +170,52 @@ final class CompareCommand implements Callable<Integer> {
       err.println("faultbed: page: " + ComparePage.write(html, comparison, base, cand));
       err.flush();
     }
+    Sequential sequential = base.sameOrigin(cand) ? Sequential.of(base.origin()) : null;
     if (json.enabled) {
-      JsonOutput.print(out, comparison);
+      JsonOutput.print(out, sequential == null ? comparison : new SequentialComparison(comparison, sequential));
     } else {
       out.print(comparison.table());
+      if (sequential != null) {
+        out.print(sequential.text());
+      }
       out.flush();
     }
-    return comparison.regression() ? REGRESSION : 0;
+    boolean regression = sequential == null ? comparison.regression() : sequential.regression();
+    return regression ? REGRESSION : 0;
   }
+
+  /**
+   * A suite that ran under a sequential design ({@link SequentialSuite}) is judged by it: the
+   * fixed-size tests above it do not hold their error rates on a suite that stopped at a look.
+   *
+   * @param design the design in a line
+   * @param results each candidate's gate
+   */
+  record Sequential(String design, List<SequentialSuite.Result> results, boolean regression) {
+    /** The design of the suite folder {@code dir}, judged on its records; null when it declares none. */
+    static Sequential of(Path dir) {
+      if (dir == null || !Files.isDirectory(dir)) {
+        return null;
+      }
+      var suite = SequentialSuite.of(dir);
+      if (suite.isEmpty()) {
+        return null;
+      }
+      List<SequentialSuite.Result> results = suite.get().decide(new faultbed.results.RecordStore(dir).readAll());
+      return new Sequential(suite.get().describe(), results, SequentialSuite.regression(results));
+    }
+
+    String text() {
+      StringBuilder sb = new StringBuilder("\n").append(design).append('\n')
+          .append("the verdict is the sequential gate's (the fixed-size tests above are for reading, not for"
+              + " gating: they do not hold their error rates on a suite that stopped at a look):\n");
+      results.forEach(r -> sb.append("  ").append(r.describe()).append('\n'));
+      return sb.append(regression ? "REGRESSION" : "no regression").append('\n').toString();
+    }
+  }
+
+  /** compare --json on a sequential suite: the fixed-size comparison and the verdicts that count. */
+  record SequentialComparison(SuiteComparison comparison, Sequential sequential) {}
 
   /** --all-against V1,V2: one family against each, in one suite; the families adjusted across. */
   private int compareFamilies(PrintWriter out, PrintWriter err, SampleSet base) {
@@ -256,13 +295,20 @@ final class CompareCommand implements Callable<Integer> {
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, e.getMessage());
     }
+    List<Sequential> sequential = suites.stream().map(Sequential::of).toList();
+    boolean regression = false;
+    for (int i = 0; i < compared.size(); i++) {
+      regression |= sequential.get(i) == null ? compared.get(i).regression() : sequential.get(i).regression();
+    }
     GateFamily family = new GateFamily(alpha, compared.stream().mapToInt(c -> c.comparisons().size()).sum(),
-        compared, compared.stream().anyMatch(SuiteComparison::regression));
+        compared, sequential, regression);
     if (json.enabled) {
       JsonOutput.print(out, family);
     } else {
-      for (SuiteComparison c : compared) {
-        out.print("== " + c.candidateSource() + "\n" + c.table() + "\n");
+      for (int i = 0; i < compared.size(); i++) {
+        SuiteComparison c = compared.get(i);
+        out.print("== " + c.candidateSource() + "\n" + c.table()
+            + (sequential.get(i) == null ? "" : sequential.get(i).text()) + "\n");
       }
       out.println(family.statement());
       out.println(family.regression() ? "REGRESSION" : "no regression");
@@ -276,12 +322,17 @@ final class CompareCommand implements Callable<Integer> {
    *
    * @param familyWiseAlpha the chance that any comparison says WORSE on times when nothing changed is at most this
    */
-  record GateFamily(double familyWiseAlpha, int comparisons, List<SuiteComparison> suites, boolean regression) {
+  record GateFamily(double familyWiseAlpha, int comparisons, List<SuiteComparison> suites,
+      List<Sequential> sequential, boolean regression) {
     String statement() {
-      return String.format(java.util.Locale.ROOT, "one family: %d comparisons across %d suites, p-values Holm-adjusted"
-          + " together; family-wise alpha %s: when nothing changed, the chance that any says WORSE on times is at most"
-          + " %s (the failed-job tests are a second family, Holm-adjusted the same way)", comparisons, suites.size(),
-          faultbed.results.stats.Format.plain(familyWiseAlpha), faultbed.results.stats.Format.plain(familyWiseAlpha));
+      String fixed = String.format(java.util.Locale.ROOT, "one family: %d comparisons across %d suites, p-values"
+          + " Holm-adjusted together; family-wise alpha %s: when nothing changed, the chance that any says WORSE on"
+          + " times is at most %s (the failed-job tests are a second family, Holm-adjusted the same way)", comparisons,
+          suites.size(), faultbed.results.stats.Format.plain(familyWiseAlpha),
+          faultbed.results.stats.Format.plain(familyWiseAlpha));
+      long designs = sequential.stream().filter(java.util.Objects::nonNull).count();
+      return designs == 0 ? fixed : fixed + "; " + designs + " suite(s) ran under a sequential design and are gated by"
+          + " it instead, each at the alpha it declares, which adds to the gate's (Bonferroni)";
     }
   }
 

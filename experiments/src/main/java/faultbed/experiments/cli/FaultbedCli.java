@@ -9,6 +9,7 @@ import faultbed.faults.Ledger;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import faultbed.results.SuiteSummary;
+import faultbed.results.compare.SequentialSuite;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -172,11 +173,18 @@ public final class FaultbedCli implements Callable<Integer> {
         shardOf = new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))};
       }
       Scenario scenario;
+      java.util.Optional<SequentialSuite> sequential;
       try {
         scenario = ScenarioParser.parse(scenarioFile);
+        sequential = SequentialSuite.ofFile(scenarioFile);
         if (runs != null) {
           if (runs < 1) {
             throw new ScenarioException("--runs", "expected at least 1, got " + runs);
+          }
+          if (sequential.isPresent()) {
+            throw new ScenarioException("--runs", "expected none for a sequential scenario (its design fixes at most "
+                + sequential.get().design().maxBlocks() + " blocks: change sequential.blocks and runs together), got "
+                + runs);
           }
           scenario = scenario.withRuns(runs);
         }
@@ -230,6 +238,14 @@ public final class FaultbedCli implements Callable<Integer> {
       }
       RunOrder order = RunOrder.of(scenario);
       int blocks = order.blocks();
+      if (shard != null && sequential.isPresent()) {
+        return badInput(err, "--shard: expected none for a sequential scenario, got " + shard + " (it stops at a"
+            + " look, which needs every block before it: run it in one process)");
+      }
+      if (!variants.isEmpty() && sequential.isPresent()) {
+        return badInput(err, "--variant: expected none for a sequential scenario (its design gates every candidate"
+            + " against " + sequential.get().reference() + "), got " + String.join(",", variants));
+      }
       if (shardOf[1] > blocks) {
         err.println("faultbed: --shard: expected at most " + blocks + " shards (one per block), got " + shard);
         return BAD_INPUT;
@@ -254,8 +270,9 @@ public final class FaultbedCli implements Callable<Integer> {
           shard == null ? "" : ", shard " + shard + " (every " + shardOf[1] + "th block)",
           done.isEmpty() ? "" : " (" + done.size() + " already recorded)", scenario.seed(), order.clusterStarts(), dir);
       RecordStore store = new RecordStore(dir);
+      sequential.ifPresent(q -> console.println("faultbed: " + q.describe()));
       SuiteSummary summary = new SuiteRunner(scenario, order, store, display, done,
-          faultbed.experiments.Provenances.here(scenarioFile)).run();
+          faultbed.experiments.Provenances.here(scenarioFile), sequential.orElse(null)).run();
       display.finish();
       if (json.enabled) {
         console.println("records: " + dir.toAbsolutePath());
@@ -264,6 +281,7 @@ public final class FaultbedCli implements Callable<Integer> {
       }
       System.out.println();
       System.out.print(summary.table());
+      sequential.ifPresent(q -> q.decide(store.readAll()).forEach(r -> System.out.println("sequential: " + r.describe())));
       System.out.println();
       System.out.println("records: " + dir.toAbsolutePath());
       if (UncaughtToLog.logFile() != null) {

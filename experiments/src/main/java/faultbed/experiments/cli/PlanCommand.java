@@ -2,7 +2,11 @@ package faultbed.experiments.cli;
 
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.results.compare.RunPlan;
+import faultbed.experiments.scenario.ScenarioParser;
 import faultbed.results.compare.SampleSet;
+import faultbed.results.compare.SequentialSuite;
+import faultbed.results.stats.SequentialGate;
+import faultbed.results.stats.SequentialOperatingCharacteristics;
 import faultbed.results.stats.PilotPower;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -46,6 +50,11 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--unpaired", description = "independent runs (default when the pilot did not run in blocks)")
   boolean unpaired;
 
+  @Option(names = "--sequential", paramLabel = "SCENARIO",
+      description = "plan for the sequential design this scenario declares (its \"sequential\" field): false alarms,"
+          + " power, blocks expected and at most, from the pilot's paired blocks")
+  Path sequential;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -83,12 +92,65 @@ final class PlanCommand implements Callable<Integer> {
       return bad(err, "--variant: expected a variant run in blocks to pair the others with, got " + variant
           + " (or plan --unpaired)");
     }
+    if (sequential != null) {
+      return planSequential(err, samples, blocked && !unpaired, 1 + percent / 100);
+    }
     RunPlan plan = RunPlan.of(samples, variant, blocked && !unpaired, 1 + percent / 100, power, alpha,
         PilotPower.Method.DEFAULT);
     PrintWriter out = spec.commandLine().getOut();
     out.print(plan.table());
     out.flush();
     return 0;
+  }
+
+  /**
+   * The scenario's sequential design on suites drawn from the pilot: each of the pilot's variants
+   * against --variant (default the first), as a candidate would be against the reference.
+   */
+  private int planSequential(PrintWriter err, SampleSet samples, boolean paired, double ratio) {
+    if (!paired) {
+      return bad(err, "--sequential: expected a pilot run in blocks (a sequential gate pairs its blocks), got " + pilot);
+    }
+    SequentialSuite design;
+    try {
+      ScenarioParser.parse(sequential);
+      design = SequentialSuite.ofFile(sequential).orElse(null);
+    } catch (ScenarioException e) {
+      return bad(err, "--sequential: " + sequential + ": " + e.getMessage());
+    }
+    if (design == null) {
+      return bad(err, "--sequential: expected a scenario with a \"sequential\" design, got " + sequential);
+    }
+    String reference = variant != null ? variant : samples.variantNames().get(0);
+    PrintWriter out = spec.commandLine().getOut();
+    SequentialGate gate = design.gate();
+    out.print(gate.describe());
+    for (String candidate : samples.variantNames()) {
+      if (candidate.equals(reference)) {
+        continue;
+      }
+      double[] ratios = SequentialSuite.logRatios(samples, reference, candidate);
+      if (ratios.length < 2) {
+        return bad(err, "PILOT: expected at least 2 blocks where both " + reference + " and " + candidate
+            + " ran, got " + ratios.length);
+      }
+      var oc = SequentialOperatingCharacteristics.simulate(gate, ratios, ratio);
+      out.println();
+      out.println(candidate + " against " + reference + ", " + ratios.length + " pilot blocks" + (ratios.length
+          < design.design().maxBlocks() ? " (fewer than the design's " + design.design().maxBlocks()
+          + ": its suites re-use the pilot's blocks, an extrapolation)" : "") + ":");
+      out.print(oc.describe());
+      out.println("  suites ended at each look " + design.design().looks() + ": no difference "
+          + shares(oc.underNull().endedAtLook()) + "; " + faultbed.results.stats.Format.ratio(ratio) + " "
+          + shares(oc.atRatio().endedAtLook()));
+    }
+    out.flush();
+    return 0;
+  }
+
+  private static String shares(java.util.List<Double> shares) {
+    return shares.stream().map(d -> String.format(java.util.Locale.ROOT, "%.3f", d))
+        .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
   }
 
   /** "5%" or "5" as 5; null unless a finite number above 0. */

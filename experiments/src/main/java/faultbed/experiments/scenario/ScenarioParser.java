@@ -53,7 +53,7 @@ public final class ScenarioParser {
   static final int MAX_RUNS = 10_000;
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect",
+      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect", "sequential",
       "jobLimit");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
       "timeScale", "network", "backend", "inventory");
@@ -160,12 +160,6 @@ public final class ScenarioParser {
         checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
     }
-    try {
-      // verify reads them from the suite's copy of this file; checked here so a wrong one starts nothing
-      Expectation.ofScenario(root);
-    } catch (Expectation.Invalid e) {
-      throw new ScenarioException(e.field(), e.expected());
-    }
     if (root.has("reference")) {
       // report and compare read it from the suite's copy of this file
       String reference = text(root.get("reference"), "reference");
@@ -173,6 +167,15 @@ public final class ScenarioParser {
       if (!names.contains(reference)) {
         throw new ScenarioException("reference", "expected one of the variants " + names + ", got \"" + reference + "\"");
       }
+    }
+    try {
+      // checked here so a wrong one starts nothing; verify reads the expectations from the suite's copy of
+      // this file, and run (which stops by it) and compare read the sequential design from there too
+      Expectation.ofScenario(root);
+      faultbed.results.compare.SequentialSuite.ofScenario(root,
+          variants.stream().mapToInt(Variant::runs).max().orElse(0), variants.stream().map(Variant::name).toList());
+    } catch (faultbed.results.InvalidField e) {
+      throw new ScenarioException(e.field(), e.expected());
     }
     return new Scenario(name, description, seed, warmup, variants);
   }

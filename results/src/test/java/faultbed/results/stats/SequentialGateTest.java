@@ -193,16 +193,24 @@ class SequentialGateTest {
     assertTrue(strict.worseRate() <= strict.fixedWorseRate() + 0.01, strict.describe());
     // at a tolerance equal to the true slowdown the median block ratio is above it about half the time
     assertTrue(tolerant.worseRate() < strict.worseRate(), tolerant.describe());
-    assertTrue(tolerant.expectedBlocks() < 40, tolerant.describe());
+    // and before N it stops only on evidence of more than the tolerance, which a slowdown of exactly
+    // the tolerance rarely gives: most suites run to the end
+    assertTrue(tolerant.expectedBlocks() > strict.expectedBlocks() + 5, tolerant.describe());
   }
 
   @Test
-  void aSlowdownWithinTheToleranceFailsMoreOftenThanAtOneLook() {
-    // the tolerance is a check of the median, not a test: each look gives it another chance to
-    // cross, so a real slowdown near the tolerance fails more often than the fixed gate fails it
+  void aSlowdownWithinTheToleranceFailsNoMoreOftenThanAtOneLook() {
+    // the tolerance is a check of the median: were each look to test against no difference, every
+    // look would give a slowdown near the tolerance another chance to cross it (26 % WORSE here
+    // against the fixed gate's 13 %). Before the last look the gate tests the ratios over the
+    // tolerance, so an interim stop adds at most the level spent there.
     Simulated near = simulate(TOLERANT, Math.log(1.07), 2000, 20_260_104L);
     System.out.printf(Locale.ROOT, "x1.07, N 40, looks every 8, O'Brien-Fleming, sd %.2f, tolerance 10%%, 2000 suites:"
         + " %s%n", BLOCK_SD, near.describe());
-    assertTrue(near.worseRate() > near.fixedWorseRate(), near.describe());
+    double interimLevels = TOLERANT.design().boundaries().stream().filter(b -> b.blocks() < 40)
+        .mapToDouble(SequentialDesign.Boundary::nominalLevel).sum();
+    // 0.02: three standard errors of a share near 0.13 over 2000 suites
+    assertTrue(near.worseRate() <= near.fixedWorseRate() + interimLevels + 0.02, near.describe());
+    assertTrue(near.worseRate() < 0.2, near.describe());
   }
 }
