@@ -177,6 +177,7 @@ final class CompareCommand implements Callable<Integer> {
       out.print(comparison.table());
       if (sequential != null) {
         out.print(sequential.text());
+        out.println(sequential.regression() ? "REGRESSION" : "no regression");
       }
       out.flush();
     }
@@ -210,7 +211,7 @@ final class CompareCommand implements Callable<Integer> {
           .append("the verdict is the sequential gate's (the fixed-size tests above are for reading, not for"
               + " gating: they do not hold their error rates on a suite that stopped at a look):\n");
       results.forEach(r -> sb.append("  ").append(r.describe()).append('\n'));
-      return sb.append(regression ? "REGRESSION" : "no regression").append('\n').toString();
+      return sb.toString();
     }
   }
 
