@@ -28,7 +28,10 @@ import org.junit.jupiter.api.Test;
     "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
     "yarn.client.nodemanager-connect.max-wait-ms=10000",
     "yarn.client.nodemanager-connect.retry-interval-ms=2000",
-    "mapreduce.reduce.shuffle.connect.timeout=" + NetworkFaultsClusterTest.CONNECT_TIMEOUT_MS})
+    "mapreduce.reduce.shuffle.connect.timeout=" + NetworkFaultsClusterTest.CONNECT_TIMEOUT_MS,
+    // A fetch reading from the node when it went silent waits out the read timeout (180 s by default);
+    // 60 s still ends after the node is LOST (30 s expiry, checked every 10 s), so only expiry helps.
+    "mapreduce.reduce.shuffle.read.timeout=60000"})
 class NetworkFaultsClusterTest {
   static final long CONNECT_TIMEOUT_MS = 15_000;
   static final Workload SORT = Workloads.sort(24L << 20).withMaps(6).withReduces(2);

@@ -30,7 +30,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  * it holds crawl. At
  * time scale 0.05 the seeds' 60 s minimum running time is 3 s.
  */
-@Faultbed(nodes = 4, timeScale = 0.05, hadoop = "mapreduce.job.reduce.slowstart.completedmaps=1.0")
+// The task timeout is left at Hadoop's 600 s, not scaled to 30 s: at a tenth of a core under a dd
+// writer a task on the slowed node can be silent that long, and its failures (and a reduce failing
+// there twice) made a job take up to 240 s without testing anything the backups do.
+@Faultbed(nodes = 4, timeScale = 0.05, hadoop = {"mapreduce.job.reduce.slowstart.completedmaps=1.0",
+    "mapreduce.task.timeout=600000"})
 class SpeculationClusterTest {
   private static final Workload WORDCOUNT = Workloads.wordcount(48L << 20).withMaps(12).withReduces(1);
   // Two faults due at the same moment, the second on "the same" node: both must fire on time.
