@@ -178,6 +178,12 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     return node.nodeManager().getNMContext().getContainers().isEmpty();
   }
 
+  /** Hadoop's own out-of-band heartbeat: the NodeManager drops containers once the RM has acknowledged them. */
+  @Override
+  protected void reportNow(MiniNode node) {
+    node.nodeManager().getNodeStatusUpdater().sendOutofBandHeartBeat();
+  }
+
   /** A NodeManager built the way MiniYARNCluster builds its own, in-process link to the RM included. */
   private NodeManager startReplacement(int index, int generation) {
     try {

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -84,14 +85,16 @@ public final class RunExecutor {
 
   /** What the job did while it ran, as the harness watched it. */
   private record Watched(String appId, long submitEpoch, RunRecord.JobOutcome outcome,
-      List<RunRecord.JobOutcome> companions, List<NodeTransition> transitions, FaultDriver faults) {}
+      List<RunRecord.JobOutcome> companions, List<NodeTransition> transitions, FaultDriver faults,
+      CompletableFuture<RunRecord.OutputCheck> outputCheck) {}
 
   /** One run's state: the cluster's nodes as the run began, its clock, its notes and its costs. */
   private final class Execution {
     final RunSpec spec;
     final String startedAt = Instant.now().toString();
     final long began = System.nanoTime();
-    final Map<String, Long> harnessMs = new LinkedHashMap<>();
+    // the output check, read on a thread of its own, writes its time here too
+    final Map<String, Long> harnessMs = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
     final List<String> notes = new ArrayList<>();
     final Configuration conf = cluster.configuration();
     final FileSystem fs;
@@ -138,7 +141,16 @@ public final class RunExecutor {
         faults.scheduleTimed(t0, observed, appState);
         boolean needReducers = faults.needsReducers();
         JobWatch.Deadline deadline = new JobWatch.Deadline(job, spec.jobLimit(), nowMs, notes);
+        CompletableFuture<RunRecord.OutputCheck> outputCheck = null;
+        org.apache.hadoop.fs.Path committed = new org.apache.hadoop.fs.Path(l.output(), "_SUCCESS");
         while (!JobWatch.finished(appState.get())) {
+          // The output is whole once the job commits it, a second or so before the AM, having written
+          // its history, unregisters: read it back meanwhile, asking the NameNode, not the AM, whether
+          // it is there. Nothing of the job is measured any more.
+          if (outputCheck == null && committed(committed)) {
+            outputCheck = CompletableFuture.supplyAsync(() -> RecordAssembly.checkOutput(spec, fs, l.dataRoot(),
+                l.output(), job, harnessMs));
+          }
           deadline.check();
           try {
             observed.observe(job, locator, needReducers);
@@ -173,7 +185,16 @@ public final class RunExecutor {
           cluster.finished(companionApp);
         }
         cluster.finished(appId);
-        return new Watched(appId, submitEpoch, outcome, companions, transitions, faults);
+        return new Watched(appId, submitEpoch, outcome, companions, transitions, faults, outputCheck);
+      }
+    }
+
+    /** Whether the job's output is committed; a NameNode that does not answer now is asked again later. */
+    private boolean committed(org.apache.hadoop.fs.Path marker) {
+      try {
+        return fs.exists(marker);
+      } catch (IOException e) {
+        return false;
       }
     }
 
@@ -186,8 +207,14 @@ public final class RunExecutor {
       RecordAssembly.History history = RecordAssembly.history(conf, job, w.submitEpoch(), locator, logDirs, clocks,
           l.keptStaging(), notes);
       RunRecord.JobOutcome outcome = history.outcome(w.outcome(), w.submitEpoch());
-      RunRecord.OutputCheck outputCheck = RecordAssembly.checkOutput(spec, fs, l.dataRoot(), l.output(), job, outcome,
-          harnessMs);
+      RunRecord.OutputCheck outputCheck;
+      if (!outcome.succeeded()) {
+        outputCheck = new RunRecord.OutputCheck("none", false, "not checked: the job did not succeed");
+      } else if (w.outputCheck() != null) {
+        outputCheck = w.outputCheck().join();
+      } else {
+        outputCheck = RecordAssembly.checkOutput(spec, fs, l.dataRoot(), l.output(), job, harnessMs);
+      }
       outcome = RecordAssembly.judged(outcome, outputCheck, notes);
 
       List<AttemptRecord> attempts = history.attempts();

@@ -12,6 +12,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.StringTokenizer;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.commons.codec.digest.MurmurHash3;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -20,7 +25,6 @@ import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.lib.partition.HashPartitioner;
-import org.apache.hadoop.util.hash.Hash;
 
 /**
  * Checks a finished job's output against its input, read back from HDFS in the harness. The Sort
@@ -34,16 +38,26 @@ final class OutputChecks {
   private OutputChecks() {}
 
   private static final Map<String, Object> FROM_INPUT = new ConcurrentHashMap<>();
+  private static final int READ_BUFFER = 1 << 20;
 
   /** Records, bytes and a sum of 64-bit record hashes: equal for equal multisets of records. */
   record Digest(long records, long bytes, long hashSum) {
+    private static final int SEED = 0x5eed;
+
+    /**
+     * One pass of MurmurHash3 (128 bits, of which 64 are kept) over the key and one over the value,
+     * in place: a record read back costs its bytes once, not a copy and two passes.
+     */
     Digest plus(byte[] key, int keyLength, byte[] value, int valueLength) {
-      byte[] both = new byte[keyLength + valueLength];
-      System.arraycopy(key, 0, both, 0, keyLength);
-      System.arraycopy(value, 0, both, keyLength, valueLength);
-      Hash murmur = Hash.getInstance(Hash.MURMUR_HASH);
-      long h = ((long) murmur.hash(both, both.length, 0x5eed) << 32) | (murmur.hash(both, both.length, 0xfa17) & 0xffffffffL);
+      long k = MurmurHash3.hash128x64(key, 0, keyLength, SEED)[0];
+      long v = MurmurHash3.hash128x64(value, 0, valueLength, SEED)[0];
+      // the key's and the value's hashes mixed so that swapping them, or moving bytes between them, changes it
+      long h = k * 0x9E3779B97F4A7C15L + Long.rotateLeft(v, 31) + keyLength;
       return new Digest(records + 1, bytes + keyLength + valueLength, hashSum + h);
+    }
+
+    Digest plus(Digest other) {
+      return new Digest(records + other.records, bytes + other.bytes, hashSum + other.hashSum);
     }
 
     @Override
@@ -52,53 +66,86 @@ final class OutputChecks {
     }
   }
 
+  /** What reading one part found: its digest, and what was wrong with it (null: nothing). */
+  private record PartRead(Digest digest, String wrong) {}
+
   static OutputCheck sort(FileSystem fs, Path input, Path output, int reduces) throws IOException {
     String method = "sort: records, bytes and record digest against the input; each part sorted and"
         + " hash-partitioned (SortValidator's checks)";
     Digest expected = (Digest) FROM_INPUT.computeIfAbsent(key(fs, input), k -> {
       try {
-        Digest d = new Digest(0, 0, 0);
-        for (Path p : parts(fs, input, "part-")) {
-          d = readSequence(fs, p, d, -1, 0, new String[1]);
-        }
-        return d;
+        return readAll(fs, parts(fs, input, "part-"), false, 0).digest();
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
     });
-    Digest found = new Digest(0, 0, 0);
     List<Path> outParts = parts(fs, output, "part-");
-    String[] wrong = new String[1];
-    for (int i = 0; i < outParts.size() && wrong[0] == null; i++) {
-      // a map-only job writes its input unsorted
-      found = readSequence(fs, outParts.get(i), found, reduces > 0 ? i : -1, reduces, wrong);
+    // a map-only job writes its input unsorted
+    PartRead read = readAll(fs, outParts, reduces > 0, reduces);
+    String wrong = read.wrong();
+    Digest found = read.digest();
+    if (wrong == null && reduces > 0 && outParts.size() != reduces) {
+      wrong = outParts.size() + " output parts for " + reduces + " reduces";
     }
-    if (wrong[0] == null && reduces > 0 && outParts.size() != reduces) {
-      wrong[0] = outParts.size() + " output parts for " + reduces + " reduces";
+    if (wrong == null && !found.equals(expected)) {
+      wrong = "output " + found + ", input " + expected;
     }
-    if (wrong[0] == null && !found.equals(expected)) {
-      wrong[0] = "output " + found + ", input " + expected;
-    }
-    return new OutputCheck(method, wrong[0] == null, wrong[0] == null ? "as the input: " + found : wrong[0]);
+    return new OutputCheck(method, wrong == null, wrong == null ? "as the input: " + found : wrong);
   }
 
-  /** Adds one SequenceFile of BytesWritable pairs to {@code d}; checks order and partition when {@code part >= 0}. */
-  private static Digest readSequence(FileSystem fs, Path p, Digest d, int part, int reduces, String[] wrong)
-      throws IOException {
+  /**
+   * The digest of every part, read two at a time (the run is over: nothing of it is measured now),
+   * and the first thing wrong in part order; with {@code ordered}, part i must be sorted and hold
+   * only partition i.
+   */
+  private static PartRead readAll(FileSystem fs, List<Path> parts, boolean ordered, int reduces) throws IOException {
+    ExecutorService readers = Executors.newFixedThreadPool(Math.max(1, Math.min(2, parts.size())));
+    try {
+      List<Future<PartRead>> reads = new ArrayList<>();
+      for (int i = 0; i < parts.size(); i++) {
+        int part = i;
+        reads.add(readers.submit(() -> readSequence(fs, parts.get(part), ordered ? part : -1, reduces)));
+      }
+      Digest d = new Digest(0, 0, 0);
+      for (Future<PartRead> f : reads) {
+        PartRead r = f.get();
+        if (r.wrong() != null) {
+          return new PartRead(d, r.wrong());
+        }
+        d = d.plus(r.digest());
+      }
+      return new PartRead(d, null);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("reading the output back was interrupted");
+    } finally {
+      readers.shutdownNow();
+    }
+  }
+
+  /** One SequenceFile of BytesWritable pairs; checks order and partition when {@code part >= 0}. */
+  private static PartRead readSequence(FileSystem fs, Path p, int part, int reduces) throws IOException {
     HashPartitioner<BytesWritable, BytesWritable> partitioner = new HashPartitioner<>();
     BytesWritable k = new BytesWritable();
     BytesWritable v = new BytesWritable();
     BytesWritable previous = null;
-    try (SequenceFile.Reader reader = new SequenceFile.Reader(fs.getConf(), SequenceFile.Reader.file(p))) {
+    Digest d = new Digest(0, 0, 0);
+    // large reads: at the default 4 KB, reading back a 64 MB output took most of a second
+    try (SequenceFile.Reader reader = new SequenceFile.Reader(fs.getConf(), SequenceFile.Reader.file(p),
+        SequenceFile.Reader.bufferSize(READ_BUFFER))) {
       while (reader.next(k, v)) {
         if (part >= 0) {
           if (previous != null && previous.compareTo(k) > 0) {
-            wrong[0] = p.getName() + " is not sorted: record " + (d.records() + 1) + " comes before the one ahead of it";
-            return d;
+            return new PartRead(d, p.getName() + " is not sorted: record " + (d.records() + 1)
+                + " of the part comes before the one ahead of it");
           }
           if (partitioner.getPartition(k, v, reduces) != part) {
-            wrong[0] = p.getName() + " holds a record of partition " + partitioner.getPartition(k, v, reduces);
-            return d;
+            return new PartRead(d, p.getName() + " holds a record of partition " + partitioner.getPartition(k, v, reduces));
           }
           previous = previous == null ? new BytesWritable() : previous;
           previous.set(k);
@@ -106,7 +153,7 @@ final class OutputChecks {
         d = d.plus(k.getBytes(), k.getLength(), v.getBytes(), v.getLength());
       }
     }
-    return d;
+    return new PartRead(d, null);
   }
 
   static OutputCheck wordCount(FileSystem fs, Path input, Path output, int reduces) throws IOException {
@@ -117,7 +164,7 @@ final class OutputChecks {
       Map<String, Long> counts = new HashMap<>();
       try {
         for (Path p : parts(fs, input, "part-")) {
-          try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(p), StandardCharsets.UTF_8))) {
+          try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(p, READ_BUFFER), StandardCharsets.UTF_8), 1 << 16)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
               StringTokenizer tokens = new StringTokenizer(line); // as the job's mapper splits
               while (tokens.hasMoreTokens()) {
@@ -136,7 +183,7 @@ final class OutputChecks {
     List<Path> outParts = parts(fs, output, "part-");
     Text word = new Text();
     for (int i = 0; i < outParts.size(); i++) {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(outParts.get(i)), StandardCharsets.UTF_8))) {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(outParts.get(i), READ_BUFFER), StandardCharsets.UTF_8), 1 << 16)) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
           int tab = line.lastIndexOf('\t');
           if (tab < 0) {

@@ -37,6 +37,8 @@ public final class BackendCosts {
     double[] resetClean = new double[repeats];
     double[] prepare = new double[repeats];
     double[] collect = new double[repeats];
+    double[] outputCheck = new double[repeats];
+    double[] amShutdown = new double[repeats];
     double[] stop = new double[repeats];
 
     long c0 = System.nanoTime();
@@ -58,6 +60,9 @@ public final class BackendCosts {
       var h = rec.harnessMs();
       prepare[i] = h.get("prepare") / 1000.0;
       collect[i] = (h.get("total") - h.get("prepare") - h.get("observedEnd")) / 1000.0;
+      outputCheck[i] = h.get("outputCheck") / 1000.0;
+      // the job's end in its history to the RM's FINISHING: the AM writing out its history and unregistering
+      amShutdown[i] = (h.get("observedEnd") - rec.job().finishedMs()) / 1000.0;
     }
     for (int i = 0; i < repeats; i++) {
       cluster.nodes().get(i % cluster.nodes().size()).crash();
@@ -88,7 +93,9 @@ public final class BackendCosts {
     report.add(line("job time, quickstart Sort 64 MB 8x2, fault-free", jobSeconds));
     report.add(line("per-run overhead beyond job time (prepare, submit, history, logs)", overheadSeconds));
     report.add(line("  of which before submission (data check, job setup)", prepare));
-    report.add(line("  of which after the job finished (node verdicts, history file, logs)", collect));
+    report.add(line("  of which the job's end (its history) to the RM's FINISHING: Hadoop's AM shutting down", amShutdown));
+    report.add(line("  of which after the RM said FINISHING (node verdicts, history file, logs, output check)", collect));
+    report.add(line("    of which the output check (the output read back and checked)", outputCheck));
     report.add(String.format("per-run overhead as share of job time: median %.1f %%",
         Distribution.of(overheadShare).median() * 100));
     report.addAll(more);
