@@ -70,7 +70,7 @@ class ScenarioFuzzTest {
   /** A scenario's top-level fields: an exit-2 line names one of them (or the file as a whole, "scenario"). */
   private static final Set<String> TOP_FIELDS = Set.of("scenario", "$schema", "name", "description", "cluster",
       "hadoop", "workload", "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect",
-      "jobLimit");
+      "sequential", "jobLimit");
   /** How long an exit-2 line may be beyond the file's name: one line a person reads, even for a huge value. */
   private static final int MOST_CHARACTERS = 1_000;
 

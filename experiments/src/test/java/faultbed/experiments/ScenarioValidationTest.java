@@ -344,13 +344,13 @@ class ScenarioValidationTest {
         .withHadoop("mapreduce.reduce.shuffle.connect.timeout", "15000");
     Scenario built = Scenario.builder("quickstart")
         .cluster(cluster)
-        .workload(Workloads.sort(64L << 20).withMaps(8).withReduces(2))
-        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(8), Duration.ofSeconds(16)))
+        .workload(Workloads.sort(32L << 20).withMaps(4).withReduces(2))
+        .timeline(Timeline.when(Trigger.uniform(Duration.ofSeconds(6), Duration.ofSeconds(12)))
             .inject(NodeCrash.on(Target.randomNode())))
         .seed(7)
         .warmup(1)
         .variant("baseline", v -> v.timeline(Timeline.none()).runs(1))
-        .variant("crash", v -> v.runs(4))
+        .variant("crash", v -> v.runs(2))
         .build();
     assertEquals(built.seed(), fromFile.seed());
     assertEquals(built.warmupRuns(), fromFile.warmupRuns());
