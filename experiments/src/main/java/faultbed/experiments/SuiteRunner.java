@@ -111,7 +111,7 @@ public final class SuiteRunner {
           cluster.reset();
         }
         RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-            v.workload(), v.timeline(), v.speculation(), v.jobLimit());
+            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned());
         progress.runStarting(records.size(), total, spec.runId());
         RunRecord record;
         try {

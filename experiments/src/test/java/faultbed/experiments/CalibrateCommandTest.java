@@ -58,9 +58,18 @@ class CalibrateCommandTest {
 
   @Test
   void aPilotMustBeTheGateInAllButItsName() {
-    // the straggler pilot ran the gate's reference, Hadoop's speculator, on the gate's cluster, job and faults
-    assertEquals(0, faultbed("calibrate", "published/gate-power/stragglers", "--reference", "a", "--same", "a-again",
-        "--blocks", "8", "--draws", "50", "--gate", "../ci/scenarios/stragglers.json"), err.toString());
+    // the straggler pilot's pinned pair ran the gate's reference, Hadoop's speculator, on the gate's cluster,
+    // job and faults, with the AM and the reduce pinned as the gate pins them
+    assertEquals(0, faultbed("calibrate", "published/gate-power/stragglers-pinned", "--reference", "pinned",
+        "--same", "pinned-again", "--blocks", "8", "--draws", "50", "--gate", "../ci/scenarios/stragglers.json"),
+        err.toString());
+    // its unpinned pair, and the pilot before pinning, place them as the RM does: not the gate
+    assertBad("faultbed: SUITE: variant a is not the gate ../ci/scenarios/stragglers.json: pin: got [], expected"
+        + " [am, reduces] (the gate's reference)", "calibrate", "published/gate-power/stragglers-pinned",
+        "--reference", "a", "--same", "a-again", "--gate", "../ci/scenarios/stragglers.json");
+    assertBad("faultbed: SUITE: variant a is not the gate ../ci/scenarios/stragglers.json: pin: got [], expected"
+        + " [am, reduces] (the gate's reference)", "calibrate", "published/gate-power/stragglers",
+        "--reference", "a", "--same", "a-again", "--gate", "../ci/scenarios/stragglers.json");
     // the crash pilot ran no speculator, which neither of the gate's variants does
     err.getBuffer().setLength(0);
     assertEquals(2, faultbed("calibrate", "published/gate-power/crash", "--reference", "a", "--same", "a-again",

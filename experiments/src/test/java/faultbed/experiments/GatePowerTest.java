@@ -30,7 +30,8 @@ class GatePowerTest {
   private static final Path PUBLISHED = Path.of("published/gate-power");
 
   @ParameterizedTest
-  @CsvSource({"stragglers, 10, a a-again b", "crash, 8, a a-again"})
+  @CsvSource({"stragglers, 10, a a-again b", "crash, 8, a a-again",
+      "stragglers-pinned, 8, a a-again pinned pinned-again"})
   void theRecordsAreCompleteBlocksWithTheSameFaultDraw(String pilot, int blocks, String variants) {
     Set<String> names = Set.of(variants.split(" "));
     List<RunRecord> runs = new RecordStore(PUBLISHED.resolve(pilot)).readAll();
@@ -51,11 +52,12 @@ class GatePowerTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"stragglers, 8, b", "crash, 10, ''"})
-  void atTheCiSizeTheGateKeepsItsAlphaAndTheFiguresAreThePublishedOnes(String pilot, int ciBlocks, String changed)
-      throws IOException {
-    List<String> args = new ArrayList<>(List.of("calibrate", PUBLISHED.resolve(pilot).toString(), "--reference", "a",
-        "--same", "a-again", "--blocks", Integer.toString(ciBlocks), "--max-regression", "0"));
+  @CsvSource({"stragglers, 8, a, a-again, b", "crash, 10, a, a-again, ''",
+      "stragglers-pinned, 8, pinned, pinned-again, ''", "stragglers-pinned, 8, a, a-again, ''"})
+  void atTheCiSizeTheGateKeepsItsAlphaAndTheFiguresAreThePublishedOnes(String pilot, int ciBlocks, String reference,
+      String same, String changed) throws IOException {
+    List<String> args = new ArrayList<>(List.of("calibrate", PUBLISHED.resolve(pilot).toString(), "--reference",
+        reference, "--same", same, "--blocks", Integer.toString(ciBlocks), "--max-regression", "0"));
     if (changed != null && !changed.isEmpty()) {
       args.addAll(List.of("--changed", changed));
     }

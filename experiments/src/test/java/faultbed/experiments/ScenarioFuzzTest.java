@@ -70,7 +70,7 @@ class ScenarioFuzzTest {
   /** A scenario's top-level fields: an exit-2 line names one of them (or the file as a whole, "scenario"). */
   private static final Set<String> TOP_FIELDS = Set.of("scenario", "$schema", "name", "description", "cluster",
       "hadoop", "workload", "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect",
-      "sequential", "jobLimit");
+      "sequential", "jobLimit", "pin");
   /** How long an exit-2 line may be beyond the file's name: one line a person reads, even for a huge value. */
   private static final int MOST_CHARACTERS = 1_000;
 
@@ -558,7 +558,7 @@ class ScenarioFuzzTest {
     return Arbitraries.oneOf(Arbitraries.of("name", "nodes", "backend", "inventory", "network", "timeScale", "type",
         "size", "maps", "reduces", "concurrentJobs", "slowdowns", "kind", "node", "at", "for", "uniform", "strata",
         "event", "count", "faults", "faults+", "runs", "seed", "warmup", "variants", "speculation", "policy",
-        "params", "speculator", "expect", "state", "jobLimit", "reference", "cpu", "rate", "delay", "spareAm",
+        "params", "speculator", "expect", "state", "jobLimit", "pin", "reference", "cpu", "rate", "delay", "spareAm",
         "workers", "ssh", "port", "become", "sudo", "address", "clientConfig", "$schema", "", " ", "line\nbreak",
         "\u0000", "é", "a: b", "__proto__"), Arbitraries.strings().all().ofMaxLength(12));
   }

@@ -33,6 +33,7 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   private volatile ResourceManagerView rm;
   private volatile RunListener listener = RunListener.NONE;
   private boolean closed;
+  private boolean labelled; // a run's pinned parts left labels on nodes
 
   protected AbstractCluster(ClusterSpec spec, Ledger ledger, Path workDir) {
     this.spec = spec;
@@ -151,6 +152,20 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   @Override
   public RunRecord.ClusterInfo info() {
     return new RunRecord.ClusterInfo(backendLabel(), spec.nodes(), spec.nodeMemoryMb(), spec.nodeVcores());
+  }
+
+  @Override
+  public synchronized PinnedNodes pin(java.util.Set<Pin> parts, long seed, int reduces) {
+    if (parts.isEmpty()) {
+      if (labelled) {
+        // a run that pins nothing finds every node in the default partition, as on a cluster never pinned
+        rm.labelNodes(Map.of());
+        labelled = false;
+      }
+      return PinnedNodes.NONE;
+    }
+    labelled = true;
+    return PinnedNodes.choose(parts, spec.slotsPerNode(), nodes(), rm, seed, reduces);
   }
 
   @Override

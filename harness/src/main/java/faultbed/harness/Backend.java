@@ -101,6 +101,14 @@ public abstract class Backend {
   }
 
   /**
+   * Why this backend cannot pin parts of a job to nodes of faultbed's choosing ({@code cluster.pin},
+   * done with node labels on a ResourceManager faultbed starts); empty when it can.
+   */
+  public Optional<String> refusesPinning() {
+    return Optional.empty();
+  }
+
+  /**
    * Whether the cluster's nodes and their data live on this machine, so that its memory bounds how
    * many nodes a scenario may ask for and its free disk how much input; a simulated cluster is not.
    */

@@ -72,6 +72,17 @@ public interface Cluster extends AutoCloseable {
   /** The job {@link #submitted} has ended. */
   default void finished(String applicationId) {}
 
+  /**
+   * Chooses from {@code seed} the nodes {@code parts} of a job of {@code reduces} reduces run on (see
+   * {@link Pin}) and labels them, every other node losing its label; nothing when no part is pinned.
+   */
+  default PinnedNodes pin(java.util.Set<Pin> parts, long seed, int reduces) {
+    if (!parts.isEmpty()) {
+      throw new UnsupportedOperationException("this cluster cannot pin parts of a job");
+    }
+    return PinnedNodes.NONE;
+  }
+
   /** Restores what faults broke (crashed nodes, leftover containers) so the next run starts clean. */
   void reset();
 

@@ -42,6 +42,28 @@ public final class ClusterDefaults {
       conf.set("mapreduce.reduce.java.opts", heap + agent);
       conf.set("yarn.app.mapreduce.am.command-opts", heap + agent);
     }
+    pinnable(conf, workDir);
     spec.hadoop().forEach(conf::set);
+  }
+
+  /**
+   * Node labels on, one per part a run may pin, which the default queue may use whole: the labels
+   * a run puts on its chosen nodes are then the only places the part's requests are served, while
+   * maps may still run there (the labels are non-exclusive, see {@link PinnedNodes}). A run that
+   * pins nothing labels no node, and every node is in the default partition as without labels.
+   */
+  private static void pinnable(Configuration conf, Path workDir) {
+    conf.setBoolean(YarnConfiguration.NODE_LABELS_ENABLED, true);
+    conf.set(YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR, workDir.resolve("node-labels").toUri().toString());
+    String labels = String.join(",", java.util.Arrays.stream(Pin.values()).map(Pin::label).toList());
+    conf.set("yarn.scheduler.capacity.root.accessible-node-labels", labels);
+    conf.set("yarn.scheduler.capacity.root.default.accessible-node-labels", labels);
+    for (Pin p : Pin.values()) {
+      conf.set("yarn.scheduler.capacity.root.accessible-node-labels." + p.label() + ".capacity", "100");
+      conf.set("yarn.scheduler.capacity.root.default.accessible-node-labels." + p.label() + ".capacity", "100");
+      // one node is the whole partition: its AM limit must not be a tenth of it
+      conf.set("yarn.scheduler.capacity.root.default.accessible-node-labels." + p.label()
+          + ".maximum-am-resource-percent", "1.0");
+    }
   }
 }

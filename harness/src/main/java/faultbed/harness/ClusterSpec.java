@@ -57,9 +57,14 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
         Backends.forInventory(), inv);
   }
 
+  /** Containers one node runs at once. */
+  public int slotsPerNode() {
+    return Math.max(1, Math.min(nodeVcores, nodeMemoryMb / containerMemoryMb));
+  }
+
   /** Containers the whole cluster runs at once. */
   public int slots() {
-    return nodes * Math.max(1, Math.min(nodeVcores, nodeMemoryMb / containerMemoryMb));
+    return nodes * slotsPerNode();
   }
 
   /**

@@ -22,4 +22,13 @@ public interface ResourceManagerView {
    * told so (a remote one) leaves it to the node's restart under the same NodeId.
    */
   void expire(NodeId id);
+
+  /**
+   * Gives each node of {@code labels} that label (made, non-exclusive, if the RM lacks it) and
+   * every other node none, and returns once the scheduler has each node in its partition. Only an
+   * RM faultbed started takes labels from it.
+   */
+  default void labelNodes(java.util.Map<NodeId, String> labels) {
+    throw new UnsupportedOperationException("node labels of a ResourceManager faultbed did not start are not faultbed's to set");
+  }
 }

@@ -8,9 +8,12 @@ import faultbed.harness.workload.Workload;
  * belongs.
  *
  * @param jobLimit how long the job may run before the harness kills it (null: an hour)
+ * @param pinned the parts of the job placed on nodes chosen from {@code seed} (see {@link Pin}); none: the
+ *     ResourceManager places them
  */
 public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
-    Workload workload, Timeline timeline, Speculation speculation, java.time.Duration jobLimit) {
+    Workload workload, Timeline timeline, Speculation speculation, java.time.Duration jobLimit,
+    java.util.Set<Pin> pinned) {
   /** How long a job may run when its spec sets no limit. */
   public static final java.time.Duration DEFAULT_JOB_LIMIT = java.time.Duration.ofHours(1);
 
@@ -19,6 +22,13 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   public RunSpec {
     speculation = speculation == null ? Speculation.off() : speculation;
     jobLimit = jobLimit == null ? DEFAULT_JOB_LIMIT : jobLimit;
+    pinned = pinned == null || pinned.isEmpty() ? java.util.Set.of()
+        : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(pinned));
+  }
+
+  public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
+      Timeline timeline, Speculation speculation, java.time.Duration jobLimit) {
+    this(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, null);
   }
 
   public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
@@ -37,11 +47,16 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   }
 
   public RunSpec withSeed(long s) {
-    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit);
+    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit, pinned);
   }
 
   public RunSpec withSpeculation(Speculation s) {
-    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit);
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit, pinned);
+  }
+
+  /** The same run with {@code parts} of its job pinned (see {@link Pin}). */
+  public RunSpec withPinned(java.util.Set<Pin> parts) {
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, parts);
   }
 
   public String runId() {

@@ -43,9 +43,38 @@ public record Speculation(String kind, String name, Map<String, String> params) 
       }
       case "speculator" -> requireClass(name, org.apache.hadoop.mapreduce.v2.app.speculate.Speculator.class,
           "a Speculator");
-      case "policy" -> Policies.create(name); // rejects unknown names with the list of known ones
+      case "policy" -> {
+        Policies.create(name); // rejects unknown names with the list of known ones
+        if (Policies.names().contains(name)) {
+          checkParams(name, params);
+        }
+      }
       default -> throw new IllegalArgumentException(
           "speculation: expected off, hadoop3, policy or speculator, got \"" + kind + "\"");
+    }
+  }
+
+  /**
+   * Fails at validation, not inside the AM, when a built-in policy's parameter is one it does not
+   * read (a typo) or not a number. A policy reads its parameters when configured, and each of the
+   * built-ins' parameters is a number: a key it reads fails configuration when its value is not one.
+   */
+  private static void checkParams(String policy, Map<String, String> params) {
+    try {
+      Policies.create(policy).configure(new faultbed.schedulers.PolicySettings(1.0, 1, params, null));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("params." + e.getMessage(), e);
+    }
+    for (String key : params.keySet()) {
+      Map<String, String> probe = new java.util.HashMap<>(params);
+      probe.put(key, "not a number");
+      try {
+        Policies.create(policy).configure(new faultbed.schedulers.PolicySettings(1.0, 1, probe, null));
+      } catch (IllegalArgumentException read) {
+        continue;
+      }
+      throw new IllegalArgumentException("params." + key + ": \"" + policy + "\" has no such parameter; expected one"
+          + " the policy reads (docs/schedulers.md lists them)");
     }
   }
 

@@ -42,15 +42,16 @@ public record RunRecord(
     Block block,
     Provenance provenance,
     List<AmAttempt> amAttempts,
-    OutputCheck outputCheck) {
+    OutputCheck outputCheck,
+    Placement placement) {
 
   /**
    * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
    * progress clocks, AM attempts, output check, provenance, blocks, companion jobs and the rest,
-   * all optional). This faultbed reads every version up to this one: a field a record lacks reads
+   * all optional); 3: where the run pinned its AM and reduces ({@code placement}, optional). This faultbed reads every version up to this one: a field a record lacks reads
    * as absent. RecordShapeTest holds the number to the shape: a changed record must raise it.
    */
-  public static final int SCHEMA_VERSION = 2;
+  public static final int SCHEMA_VERSION = 3;
 
   public RunRecord {
     if (schemaVersion > SCHEMA_VERSION) {
@@ -113,6 +114,24 @@ public record RunRecord(
    * ({@code roundTripMs}); the offset is within half the round trip.
    */
   public record Clock(long offsetMs, double roundTripMs) {}
+
+  /**
+   * Where the run pinned parts of its job (cluster.pin): the nodes chosen from its seed, the same
+   * for every variant of a block, and each move a fault forced by stopping a pinned node. Absent
+   * when nothing was pinned.
+   *
+   * @param applicationMaster the AM's node; null when the AM was not pinned
+   * @param reduces the reduces' nodes; empty when they were not pinned
+   */
+  public record Placement(Integer applicationMaster, List<Integer> reduces, List<Move> moves) {
+    public Placement {
+      reduces = copy(reduces);
+      moves = copy(moves);
+    }
+
+    /** A pinned part moved off node {@code from}, stopped by a fault {@code atMs} into the run, to {@code to}. */
+    public record Move(String part, int from, Integer to, long atMs) {}
+  }
 
   /** The cluster as the run saw it. */
   public record ClusterInfo(String backend, int nodes, int nodeMemoryMb, int nodeVcores) {}

@@ -50,6 +50,8 @@ public final class PilotOfGate {
         differ("cluster.containerMemoryMb", pc.containerMemoryMb(), gc.containerMemoryMb()),
         differ("cluster.timeScale", pc.timeScale(), gc.timeScale()),
         differ("cluster.network", pc.network(), gc.network()),
+        differ("pin", p.pinned().stream().map(faultbed.harness.Pin::scenarioName).toList(),
+            g.pinned().stream().map(faultbed.harness.Pin::scenarioName).toList()),
         settings("hadoop", pc.hadoop(), gc.hadoop()),
         differ("workload.type", p.workload().type(), g.workload().type()),
         settings("workload", p.workload().parameters(), g.workload().parameters()),

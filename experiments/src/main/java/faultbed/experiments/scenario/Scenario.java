@@ -94,6 +94,7 @@ public record Scenario(String name, String description, long seed, int warmup, L
     private long seed = 1;
     private int warmup;
     private Speculation speculation = Speculation.off();
+    private java.util.Set<faultbed.harness.Pin> pinned = java.util.Set.of();
     private final Map<String, UnaryOperator<VariantBuilder>> variants = new LinkedHashMap<>();
 
     private Builder(String name) {
@@ -136,6 +137,12 @@ public record Scenario(String name, String description, long seed, int warmup, L
       return this;
     }
 
+    /** The parts of every job pinned to nodes chosen per block (see {@link faultbed.harness.Pin}) unless a variant says otherwise. */
+    public Builder pin(faultbed.harness.Pin... parts) {
+      this.pinned = java.util.Set.of(parts);
+      return this;
+    }
+
     /** Unrecorded fault-free runs after each cluster start, as JMH warms up before measuring. */
     public Builder warmup(int n) {
       this.warmup = n;
@@ -154,10 +161,10 @@ public record Scenario(String name, String description, long seed, int warmup, L
       }
       List<Variant> out = new ArrayList<>();
       if (variants.isEmpty()) {
-        out.add(new Variant("default", cluster, workload, timeline, runs, speculation));
+        out.add(new Variant("default", cluster, workload, timeline, runs, speculation, null, pinned));
       }
       variants.forEach((n, change) -> out.add(change.apply(new VariantBuilder(n, cluster, workload,
-          timeline, runs, speculation)).build()));
+          timeline, runs, speculation, pinned)).build()));
       return new Scenario(name, description, seed, warmup, out);
     }
   }
@@ -170,10 +177,12 @@ public record Scenario(String name, String description, long seed, int warmup, L
     private Timeline timeline;
     private int runs;
     private Speculation speculation;
+    private java.util.Set<faultbed.harness.Pin> pinned;
 
     VariantBuilder(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
-        Speculation speculation) {
+        Speculation speculation, java.util.Set<faultbed.harness.Pin> pinned) {
       this.speculation = speculation;
+      this.pinned = pinned;
       this.name = name;
       this.cluster = cluster;
       this.workload = workload;
@@ -216,8 +225,13 @@ public record Scenario(String name, String description, long seed, int warmup, L
       return this;
     }
 
+    public VariantBuilder pin(faultbed.harness.Pin... parts) {
+      this.pinned = java.util.Set.of(parts);
+      return this;
+    }
+
     Variant build() {
-      return new Variant(name, cluster, workload, timeline, runs, speculation);
+      return new Variant(name, cluster, workload, timeline, runs, speculation, null, pinned);
     }
   }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.harness.ClusterSpec;
+import faultbed.harness.Pin;
 import faultbed.harness.NetworkBackend;
 import faultbed.harness.Backend;
 import faultbed.harness.Backends;
@@ -54,11 +55,11 @@ public final class ScenarioParser {
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
   private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
       "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect", "sequential",
-      "jobLimit");
+      "jobLimit", "pin");
   private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
       "timeScale", "network", "backend", "inventory");
   private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
-      "faults+", "runs", "speculation", "expect", "jobLimit");
+      "faults+", "runs", "speculation", "expect", "jobLimit", "pin");
   private static final List<String> FAULT_KINDS = FaultKind.names();
   private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
 
@@ -118,11 +119,13 @@ public final class ScenarioParser {
     List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
     Speculation speculation = speculation(root.get("speculation"), "speculation", Speculation.off());
     Duration jobLimit = root.has("jobLimit") ? positive(duration(root.get("jobLimit"), "jobLimit"), "jobLimit") : null;
+    Set<Pin> pinned = root.has("pin") ? pinned(root.get("pin"), "pin") : Set.of();
 
     List<Variant> variants = new ArrayList<>();
     JsonNode vs = root.get("variants");
     if (vs == null) {
-      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation, jobLimit));
+      variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation, jobLimit,
+          pinned));
       checkNetwork(variants.get(0), "");
     } else {
       object(vs, "variants");
@@ -156,7 +159,8 @@ public final class ScenarioParser {
         int vr = v.has("runs") ? runs(v.get("runs"), at + ".runs") : runs;
         Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
         Duration vl = v.has("jobLimit") ? positive(duration(v.get("jobLimit"), at + ".jobLimit"), at + ".jobLimit") : jobLimit;
-        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl));
+        Set<Pin> vp = v.has("pin") ? pinned(v.get("pin"), at + ".pin") : pinned;
+        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl, vp));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
     }
@@ -235,11 +239,27 @@ public final class ScenarioParser {
         }
       }
     }
-    if (c.containerMemoryMb() > c.nodeMemoryMb()) {
-      throw new ScenarioException(at + ".containerMemoryMb", "expected at most nodeMemoryMb ("
-          + c.nodeMemoryMb() + "), got " + c.containerMemoryMb());
-    }
     return c;
+  }
+
+  /** The parts of a job pinned per run: a list of distinct names from {@link Pin}. */
+  private static java.util.Set<Pin> pinned(JsonNode n, String at) {
+    String names = String.join(", ", java.util.Arrays.stream(Pin.values()).map(p -> "\"" + p.scenarioName() + "\"").toList());
+    if (!n.isArray()) {
+      throw new ScenarioException(at, "expected a list of parts to pin, e.g. [\"am\", \"reduces\"], got " + n);
+    }
+    java.util.Set<Pin> parts = java.util.EnumSet.noneOf(Pin.class);
+    for (int i = 0; i < n.size(); i++) {
+      JsonNode e = n.get(i);
+      Pin p = e.isTextual() ? Pin.named(e.asText()).orElse(null) : null;
+      if (p == null) {
+        throw new ScenarioException(at + "[" + i + "]", "expected one of " + names + ", got " + e);
+      }
+      if (!parts.add(p)) {
+        throw new ScenarioException(at + "[" + i + "]", "expected each part once, got " + e + " again");
+      }
+    }
+    return parts;
   }
 
   /** "kernel", "toxiproxy" (a container where Docker runs), or {"toxiproxy": "http://host:port"}. */
@@ -293,6 +313,15 @@ public final class ScenarioParser {
         throw new ScenarioException(at + "faults[" + index + "]." + u.field(), u.why());
       });
     }
+    if (!v.pinned().isEmpty()) {
+      v.cluster().backend().refusesPinning().ifPresent(why -> {
+        throw new ScenarioException(at + "pin", why);
+      });
+      if (v.pinned().size() > v.cluster().nodes()) {
+        throw new ScenarioException(at + "pin", "each pinned part takes nodes of its own (a YARN node carries one"
+            + " label); expected at least " + v.pinned().size() + " nodes, got " + v.cluster().nodes());
+      }
+    }
     v.cluster().backend().refusesRun(v.cluster(), v.workload(), v.timeline(), v.speculation()).ifPresent(u -> {
       throw new ScenarioException(at + u.field(), u.why());
     });
@@ -338,6 +367,11 @@ public final class ScenarioParser {
       }
       return Speculation.policy(text(n.get("policy"), at + ".policy"), hadoop(n.get("params"), at + ".params"));
     } catch (IllegalArgumentException e) {
+      // a parameter's own message ("params.slowTaskThreshold: expected a number ...") names its field
+      Matcher param = Pattern.compile("^params\\.([^:]+): (.*)$", Pattern.DOTALL).matcher(e.getMessage());
+      if (param.matches()) {
+        throw new ScenarioException(at + ".params." + name(param.group(1)), param.group(2));
+      }
       throw new ScenarioException(at, e.getMessage());
     }
   }

@@ -7,17 +7,25 @@ import faultbed.harness.workload.Workload;
 
 /**
  * One arm of a scenario, fully resolved: what runs, on what cluster, under which faults and
- * speculator, how often, and how long its job may run (null: {@link faultbed.harness.RunSpec#DEFAULT_JOB_LIMIT}).
+ * speculator, how often, how long its job may run (null: {@link faultbed.harness.RunSpec#DEFAULT_JOB_LIMIT}),
+ * and which parts of its job are pinned to nodes chosen per block (see {@link faultbed.harness.Pin}).
  */
 public record Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
-    Speculation speculation, java.time.Duration jobLimit) {
+    Speculation speculation, java.time.Duration jobLimit, java.util.Set<faultbed.harness.Pin> pinned) {
   public Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
       Speculation speculation) {
     this(name, cluster, workload, timeline, runs, speculation, null);
   }
 
+  public Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
+      Speculation speculation, java.time.Duration jobLimit) {
+    this(name, cluster, workload, timeline, runs, speculation, jobLimit, null);
+  }
+
   public Variant {
     speculation = speculation == null ? Speculation.off() : speculation;
+    pinned = pinned == null || pinned.isEmpty() ? java.util.Set.of()
+        : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(pinned));
     if (runs < 0) {
       throw new ScenarioException("variants." + name + ".runs", "expected 0 or more, got " + runs);
     }
@@ -25,19 +33,19 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
 
   /** The same variant with its nodes on another backend. */
   public Variant withBackend(faultbed.harness.Backend b) {
-    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation, jobLimit);
+    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation, jobLimit, pinned);
   }
 
   /** The same variant on the cluster {@code inventory} names. */
   public Variant withInventory(faultbed.harness.Inventory inventory) {
-    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation, jobLimit);
+    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation, jobLimit, pinned);
   }
 
   public Variant withHadoop(java.util.Map<String, String> settings) {
-    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation, jobLimit);
+    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation, jobLimit, pinned);
   }
 
   public Variant withRuns(int n) {
-    return new Variant(name, cluster, workload, timeline, n, speculation, jobLimit);
+    return new Variant(name, cluster, workload, timeline, n, speculation, jobLimit, pinned);
   }
 }

@@ -69,4 +69,33 @@ public final class ResourceTrackerLink implements faultbed.harness.ResourceManag
   public void expire(NodeId id) {
     rm.getRMContext().getDispatcher().getEventHandler().handle(new RMNodeEvent(id, RMNodeEventType.EXPIRE));
   }
+
+  @Override
+  public void labelNodes(java.util.Map<NodeId, String> labels) {
+    var ctx = rm.getRMContext();
+    var manager = ctx.getNodeLabelManager();
+    try {
+      java.util.Set<String> known = manager.getClusterNodeLabelNames();
+      java.util.List<org.apache.hadoop.yarn.api.records.NodeLabel> missing = labels.values().stream().distinct()
+          .filter(l -> !known.contains(l))
+          .map(l -> org.apache.hadoop.yarn.api.records.NodeLabel.newInstance(l, false)).toList();
+      if (!missing.isEmpty()) {
+        manager.addToCluserNodeLabels(missing);
+      }
+      java.util.Map<NodeId, java.util.Set<String>> replace = new java.util.HashMap<>();
+      manager.getNodeLabels().keySet().forEach(id -> replace.put(id, java.util.Set.of()));
+      ctx.getRMNodes().keySet().forEach(id -> replace.put(id, java.util.Set.of()));
+      labels.forEach((id, l) -> replace.put(id, java.util.Set.of(l)));
+      manager.replaceLabelsOnNode(replace);
+    } catch (java.io.IOException e) {
+      throw new HarnessException("cannot label nodes " + labels + " on the ResourceManager", e);
+    }
+    // the scheduler learns of labels through the RM's dispatcher: wait until every live node is in its partition
+    org.awaitility.Awaitility.await("the scheduler's nodes in their labels' partitions")
+        .atMost(java.time.Duration.ofSeconds(10)).pollInterval(java.time.Duration.ofMillis(20))
+        .until(() -> ctx.getRMNodes().keySet().stream().allMatch(id -> {
+          var node = ctx.getScheduler().getSchedulerNode(id);
+          return node == null || node.getPartition().equals(labels.getOrDefault(id, ""));
+        }));
+  }
 }

@@ -34,6 +34,7 @@ final class FaultDriver implements AutoCloseable {
   private final LongSupplier nowMs;
   private final List<Armed> armed = new ArrayList<>();
   private final ScheduledThreadPoolExecutor injector;
+  private final faultbed.harness.PinnedNodes pinned;
 
   /** One armed step of the timeline and what became of it. */
   static final class Armed {
@@ -64,7 +65,9 @@ final class FaultDriver implements AutoCloseable {
     }
   }
 
-  FaultDriver(Cluster cluster, RunListener listener, RunSpec spec, LongSupplier nowMs) {
+  FaultDriver(Cluster cluster, RunListener listener, RunSpec spec, LongSupplier nowMs,
+      faultbed.harness.PinnedNodes pinned) {
+    this.pinned = pinned;
     this.cluster = cluster;
     this.listener = listener;
     this.runId = spec.runId();
@@ -149,6 +152,9 @@ final class FaultDriver implements AutoCloseable {
       a.detail = detail;
       a.healer = injection.healer();
       a.injectedMs = before;
+      if (a.step.fault().effect().stopsNode()) {
+        pinned.stopped(node.index(), before);
+      }
       listener.phase(String.format("running, %s node %d at %.1f s", a.step.fault().kind(), node.index(), before / 1000.0));
       Duration lasts = a.step.fault().duration();
       if (lasts != null) {

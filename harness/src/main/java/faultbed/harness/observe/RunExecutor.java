@@ -42,7 +42,7 @@ public final class RunExecutor {
 
   /** The jobs of a run, created and configured but not yet submitted. */
   private record Launch(Path dataRoot, long inputBytes, Path output, Job job, List<Job> companions,
-      boolean keptStaging) {}
+      boolean keptStaging, faultbed.harness.PinnedNodes pinned) {}
 
   private Launch launch(RunSpec spec, Configuration conf, FileSystem fs, Map<String, Long> harnessMs, long began)
       throws IOException {
@@ -54,6 +54,8 @@ public final class RunExecutor {
     Job job = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output);
     job.setJobName(job.getJobName() + " " + spec.scenario() + "/" + spec.runId());
     spec.speculation().jobSettings(cluster.spec(), cluster.stateDir()).forEach(job.getConfiguration()::set);
+    faultbed.harness.PinnedNodes pinned = cluster.pin(spec.pinned(), spec.seed(), job.getNumReduceTasks());
+    pinned.jobSettings().forEach(job.getConfiguration()::set);
     // The AM deletes the staging folder when the job ends, and with it the history of any AM
     // attempt that died: keep it (unless the user already keeps files) and read it afterwards.
     boolean keptStaging = job.getConfiguration().get(HistoryReader.KEEP_STAGING) == null;
@@ -67,7 +69,7 @@ public final class RunExecutor {
       spec.speculation().jobSettings(cluster.spec(), cluster.stateDir()).forEach(companion.getConfiguration()::set);
       companions.add(companion);
     }
-    return new Launch(dataRoot, inputBytes, output, job, companions, keptStaging);
+    return new Launch(dataRoot, inputBytes, output, job, companions, keptStaging, pinned);
   }
 
   public RunRecord execute(RunSpec spec) {
@@ -122,7 +124,7 @@ public final class RunExecutor {
       // the run's clock starts at submission; the driver's threads are started before it
       long[] origin = new long[1];
       LongSupplier nowMs = () -> (System.nanoTime() - origin[0]) / 1_000_000;
-      FaultDriver faults = new FaultDriver(cluster, listener, spec, nowMs);
+      FaultDriver faults = new FaultDriver(cluster, listener, spec, nowMs, l.pinned());
       long t0 = System.nanoTime();
       origin[0] = t0;
       long submitEpoch = System.currentTimeMillis();
@@ -248,7 +250,8 @@ public final class RunExecutor {
           .nodeTransitions(w.transitions()).attempts(attempts).fetchFailures(fetchFailures).job(outcome)
           .harnessMs(harnessMs).notes(notes).speculation(speculation)
           .timeScale(RecordAssembly.timeScale(job.getConfiguration(), cluster.spec().timeScale(), logDirs, w.appId()))
-          .companionJobs(w.companions()).amAttempts(history.amAttempts()).outputCheck(outputCheck).build();
+          .companionJobs(w.companions()).amAttempts(history.amAttempts()).outputCheck(outputCheck)
+          .placement(l.pinned().placement()).build();
     }
   }
 }

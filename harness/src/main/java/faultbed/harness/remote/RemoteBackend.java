@@ -29,6 +29,13 @@ public final class RemoteBackend extends Backend {
     super("remote", "a YARN cluster faultbed did not start; with --inventory");
   }
 
+  /** Node labels of a cluster faultbed did not start are its administrators'. */
+  @Override
+  public Optional<String> refusesPinning() {
+    return Optional.of("pinning sets node labels on the ResourceManager, and a cluster faultbed did not start is not"
+        + " faultbed's to relabel; expected no \"pin\" with backend \"remote\"");
+  }
+
   @Override
   public List<String> problems(ClusterSpec spec) {
     return spec.inventory() == null ? List.of(NO_INVENTORY) : List.of(); // the workers are checked over SSH

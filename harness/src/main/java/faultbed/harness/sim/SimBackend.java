@@ -64,6 +64,13 @@ public final class SimBackend extends Backend {
    * time model has not fitted, a speculator other than Hadoop's and faultbed's policies (its thread
    * would run on the wall clock), or several jobs at once.
    */
+  /** Its containers are placed by a slot allocator of its own, which reads no node labels. */
+  @Override
+  public Optional<String> refusesPinning() {
+    return Optional.of("the sim backend places containers with an allocator of its own, not the ResourceManager's"
+        + " scheduler, so it has no node labels to pin parts with; expected no \"pin\" with backend \"sim\"");
+  }
+
   @Override
   public Optional<Fault.Unsupported> refusesRun(ClusterSpec spec, Workload workload, Timeline timeline,
       Speculation speculation) {
