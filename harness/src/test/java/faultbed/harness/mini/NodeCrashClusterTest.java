@@ -103,7 +103,9 @@ class NodeCrashClusterTest {
     long lost = run.node(victim).lostAt().orElseThrow(() -> new AssertionError("node never went LOST"));
     long detection = lost - fault.injectedMs();
     long checkInterval = EXPIRY_MS / 3;
-    assertTrue(detection <= EXPIRY_MS + checkInterval + 200,
+    // the latest the RM can see it: expiry plus one check interval, plus the expiry event's turn on the
+    // RM's dispatcher and the watcher's 50 ms poll, a few hundred ms on a loaded 2-core host (228 once)
+    assertTrue(detection <= EXPIRY_MS + checkInterval + 1_000,
         "LOST " + detection + " ms after the crash; expiry " + EXPIRY_MS + " + check " + checkInterval);
     assertTrue(detection >= EXPIRY_MS - 2_000, "LOST too early (" + detection + " ms): the RM was told");
 
