@@ -40,6 +40,12 @@ public enum Pin {
     return jobSetting;
   }
 
+  /** {@code parts} as an unmodifiable set in declaration order; null is none. */
+  public static java.util.Set<Pin> setOf(java.util.Collection<Pin> parts) {
+    return parts == null || parts.isEmpty() ? java.util.Set.of()
+        : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(parts));
+  }
+
   public static Optional<Pin> named(String name) {
     return Arrays.stream(values()).filter(p -> p.scenarioName.equals(name)).findFirst();
   }

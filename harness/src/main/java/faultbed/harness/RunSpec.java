@@ -22,8 +22,7 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   public RunSpec {
     speculation = speculation == null ? Speculation.off() : speculation;
     jobLimit = jobLimit == null ? DEFAULT_JOB_LIMIT : jobLimit;
-    pinned = pinned == null || pinned.isEmpty() ? java.util.Set.of()
-        : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(pinned));
+    pinned = Pin.setOf(pinned);
   }
 
   public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,

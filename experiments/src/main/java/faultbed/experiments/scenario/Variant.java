@@ -24,8 +24,7 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
 
   public Variant {
     speculation = speculation == null ? Speculation.off() : speculation;
-    pinned = pinned == null || pinned.isEmpty() ? java.util.Set.of()
-        : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(pinned));
+    pinned = faultbed.harness.Pin.setOf(pinned);
     if (runs < 0) {
       throw new ScenarioException("variants." + name + ".runs", "expected 0 or more, got " + runs);
     }
