@@ -70,7 +70,10 @@ class CalibrateCommandTest {
     assertBad("faultbed: SUITE: variant a is not the gate ../ci/scenarios/stragglers.json: pin: got [], expected"
         + " [am, reduces] (the gate's reference)", "calibrate", "published/gate-power/stragglers",
         "--reference", "a", "--same", "a-again", "--gate", "../ci/scenarios/stragglers.json");
-    // the crash pilot ran no speculator, which neither of the gate's variants does
+    // the crash pilot of the gate's reference is the gate; the first crash pilot ran no speculator, which neither
+    // of the gate's variants does
+    assertEquals(0, faultbed("calibrate", "published/gate-power/crash-hadoop3", "--reference", "a",
+        "--same", "a-again", "--blocks", "10", "--draws", "50", "--gate", "../ci/scenarios/crash.json"), err.toString());
     err.getBuffer().setLength(0);
     assertEquals(2, faultbed("calibrate", "published/gate-power/crash", "--reference", "a", "--same", "a-again",
         "--gate", "../ci/scenarios/crash.json"));
