@@ -183,6 +183,35 @@ class CompareCommandTest {
   }
 
   @Test
+  void aDocumentsFamiliesSpanItsSuitesAdjustedAcrossThem(@TempDir Path tmp) {
+    Path crash = BlockedRecords.hadoop3AndMine(tmp.resolve("crash"));
+    Path blocks = hadoop3MineAndTheirs(tmp.resolve("blocks"));
+    // mine is 4.8 % slower in every family: significant, within the default 10 % allowed
+    assertEquals(0, faultbed("compare", "--families", crash + "=hadoop3", blocks + "=hadoop3,theirs"),
+        out + "\n" + err);
+    String o = out.toString();
+    assertTrue(o.contains("== family 1 of 3: " + crash + ", every variant against hadoop3"), o);
+    assertTrue(o.contains("== family 3 of 3: " + blocks + ", every variant against theirs"), o);
+    assertTrue(o.contains("one of 3 families in this document"), o);
+    // each family's smallest Holm p: 0.00781 (one comparison), 0.0156 (two), 0.0156; Benjamini-Hochberg selects
+    // all three at 0.05, so a comparison holds when its Holm p times 3 / 3 is below 0.05
+    assertTrue(o.contains("families: 3 in this document; Benjamini-Hochberg over each family's smallest Holm p"
+        + " selects 3 at alpha 0.05"), o);
+    assertTrue(o.contains("selected " + crash + " against hadoop3: smallest Holm p 0.00781"), o);
+    assertTrue(o.contains("holding:\n  " + crash + ": mine / hadoop3 x"), o);
+    // the same families from one suite read as --all-against V1,V2 does
+    out.getBuffer().setLength(0);
+    faultbed("compare", "--families", blocks + "=hadoop3,theirs");
+    String families = out.toString();
+    out.getBuffer().setLength(0);
+    faultbed("compare", blocks.toString(), "--all-against", "hadoop3,theirs");
+    assertTrue(families.contains("exact p 0.00781, adjusted 0.0156"), families);
+    // every comparison's adjusted p-values and verdict (the summary's holding lines aside)
+    java.util.function.Predicate<String> adjusted = l -> l.startsWith("  ") && l.contains("adjusted") && !l.contains(" / ");
+    assertEquals(out.toString().lines().filter(adjusted).toList(), families.lines().filter(adjusted).toList());
+  }
+
+  @Test
   void badInputIsOneLineNamingTheArgument(@TempDir Path tmp) throws Exception {
     Path runs = suite(tmp.resolve("runs"), 1, 1.0);
     assertBad("--alpha: expected a number between 0 and 1, got 1.5", "compare", runs.toString(), runs.toString(), "--alpha", "1.5");
@@ -213,6 +242,16 @@ class CompareCommandTest {
     assertBad("BASELINE: expected a folder of run records or a baseline file (or --suites DIR...)", "compare");
     assertBad("--all-against: expected one of [crash] in BASELINE, got other", "compare", runs.toString(),
         "--all-against", "crash,other");
+    assertBad("--families: expected DIR=V1[,V2] (a suite folder and the variants to compare its others with), got "
+        + runs, "compare", "--families", runs.toString());
+    assertBad("--families: expected folders of run records, got " + tmp.resolve("nope"), "compare", "--families",
+        tmp.resolve("nope") + "=crash");
+    assertBad("--families: expected one of [crash] in " + runs + ", got other", "compare", "--families",
+        runs + "=crash,other");
+    assertBad("--families: expected either --suites or --families, not both", "compare", "--families",
+        runs + "=crash", "--suites", runs.toString(), "--all-against", "crash");
+    assertBad("--families: expected no --all-against or --variant options with it", "compare", "--families",
+        runs + "=crash", "--all-against", "crash");
   }
 
   private void assertBad(String expectedStart, String... args) {

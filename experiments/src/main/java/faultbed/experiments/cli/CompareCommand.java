@@ -71,6 +71,12 @@ final class CompareCommand implements Callable<Integer> {
           + " changed is at most --alpha (the CI gate over its scenarios)")
   List<Path> suites;
 
+  @Option(names = "--families", paramLabel = "DIR=V1[,V2]", arity = "1..*",
+      description = "the families of one document: each DIR's other variants against each of its V1, V2, ..., one"
+          + " family per DIR and V; Holm within each family and Benjamini-Hochberg across all of them, as a page that"
+          + " quotes several suites needs")
+  List<String> families;
+
   @Option(names = "--html", paramLabel = "FILE",
       description = "also write a page with the verdicts and both suites' completion times side by side")
   Path html;
@@ -100,8 +106,14 @@ final class CompareCommand implements Callable<Integer> {
     if (html != null && Files.isDirectory(html)) {
       return bad(err, "--html: expected a file to write the page to, got the folder " + html);
     }
+    if (suites != null && families != null) {
+      return bad(err, "--families: expected either --suites or --families, not both");
+    }
     if (suites != null) {
       return compareSuites(out, err);
+    }
+    if (families != null) {
+      return compareDocument(out, err);
     }
     if (baseline == null) {
       return bad(err, "BASELINE: expected a folder of run records or a baseline file (or --suites DIR...)");
@@ -252,6 +264,121 @@ final class CompareCommand implements Callable<Integer> {
       out.flush();
     }
     return regression ? REGRESSION : 0;
+  }
+
+  /**
+   * --families DIR=V1,V2 ...: a document's families, each a suite against one of its variants; Holm within
+   * each, Benjamini-Hochberg across all. Each family's table, then which families were selected.
+   */
+  private int compareDocument(PrintWriter out, PrintWriter err) {
+    if (baseline != null) {
+      return bad(err, "--families: expected no BASELINE or CANDIDATE with it, got " + baseline);
+    }
+    if (allAgainst != null || variant != null || baselineVariant != null || candidateVariant != null) {
+      return bad(err, "--families: expected no --all-against or --variant options with it (each DIR=V names its own)");
+    }
+    if (html != null) {
+      return bad(err, "--html: expected one family, not --families");
+    }
+    List<SampleSet> sets = new ArrayList<>();
+    List<String> references = new ArrayList<>();
+    java.util.Map<Path, SampleSet> read = new java.util.HashMap<>();
+    for (String family : families) {
+      int eq = family.lastIndexOf('=');
+      if (eq <= 0 || eq == family.length() - 1) {
+        return bad(err, "--families: expected DIR=V1[,V2] (a suite folder and the variants to compare its others"
+            + " with), got " + family);
+      }
+      Path dir = Path.of(family.substring(0, eq));
+      if (!Files.isDirectory(dir)) {
+        return bad(err, "--families: expected folders of run records, got " + dir);
+      }
+      SampleSet set = read.get(dir);
+      if (set == null) {
+        try {
+          set = SampleSet.read(dir);
+        } catch (SampleSet.InvalidSampleSource e) {
+          return bad(err, "--families: " + dir + ": " + e.getMessage());
+        }
+        read.put(dir, set);
+      }
+      for (String reference : family.substring(eq + 1).split(",")) {
+        String missing = missingVariant(set, reference, dir.toString(), "--families");
+        if (missing != null) {
+          return bad(err, missing);
+        }
+        sets.add(set);
+        references.add(reference);
+      }
+    }
+    List<SuiteComparison> compared;
+    try {
+      compared = SuiteComparison.families(sets, references,
+          Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent)));
+    } catch (SampleSet.InvalidSampleSource e) {
+      return bad(err, e.getMessage());
+    }
+    boolean regression = compared.stream().anyMatch(SuiteComparison::regression);
+    if (json.enabled) {
+      JsonOutput.print(out, compared);
+    } else {
+      for (int i = 0; i < compared.size(); i++) {
+        out.print("== family " + (i + 1) + " of " + compared.size() + ": " + sets.get(i).source() + ", every variant"
+            + " against " + references.get(i) + "\n" + compared.get(i).table() + "\n");
+      }
+      out.print(DocumentFamilies.of(alpha, sets, references, compared).text());
+      out.println(regression ? "REGRESSION" : "no regression");
+      out.flush();
+    }
+    return regression ? REGRESSION : 0;
+  }
+
+  /**
+   * What a document's families came to: per family its smallest Holm p and its Benjamini-Hochberg p
+   * across families, which were selected, and the comparisons that hold (significant after both).
+   */
+  record DocumentFamilies(double alpha, List<String> families, double[] smallestHolm, double[] acrossFamilies,
+      int selected, List<String> holding) {
+    static DocumentFamilies of(double alpha, List<SampleSet> sets, List<String> references,
+        List<SuiteComparison> compared) {
+      int m = compared.size();
+      double[] smallest = new double[m];
+      List<String> names = new ArrayList<>();
+      List<String> holding = new ArrayList<>();
+      for (int f = 0; f < m; f++) {
+        SuiteComparison c = compared.get(f);
+        double[] raw = c.comparisons().stream().mapToDouble(x -> x.test() == null ? Double.NaN : x.test().pValue())
+            .toArray();
+        smallest[f] = java.util.Arrays.stream(faultbed.results.stats.Holm.adjust(raw)).filter(p -> !Double.isNaN(p))
+            .min().orElse(Double.NaN);
+        names.add(sets.get(f).source() + " against " + references.get(f));
+        for (int i = 0; i < c.comparisons().size(); i++) {
+          var x = c.comparisons().get(i);
+          if (x.adjustedPValue() < alpha) {
+            holding.add(String.format(java.util.Locale.ROOT, "%s: %s / %s x%.3f, adjusted p %s", sets.get(f).source(),
+                c.pairs().get(i).candidateVariant(), references.get(f), x.shift().ratio(),
+                faultbed.results.stats.Format.p(x.adjustedPValue())));
+          }
+        }
+      }
+      double[] bh = faultbed.results.stats.Families.benjaminiHochberg(smallest);
+      int selected = (int) java.util.Arrays.stream(bh).filter(p -> p < alpha).count();
+      return new DocumentFamilies(alpha, names, smallest, bh, selected, holding);
+    }
+
+    String text() {
+      StringBuilder sb = new StringBuilder(String.format(java.util.Locale.ROOT, "families: %d in this document;"
+          + " Benjamini-Hochberg over each family's smallest Holm p selects %d at alpha %s; within a selected family a"
+          + " comparison holds when its Holm p times %d / %d is below alpha (Benjamini and Bogomolov 2014)%n",
+          families.size(), selected, faultbed.results.stats.Format.plain(alpha), families.size(), Math.max(selected, 1)));
+      for (int f = 0; f < families.size(); f++) {
+        sb.append(String.format(java.util.Locale.ROOT, "  %-8s %s: smallest Holm p %s, across families %s%n",
+            acrossFamilies[f] < alpha ? "selected" : "-", families.get(f), faultbed.results.stats.Format.p(smallestHolm[f]),
+            faultbed.results.stats.Format.p(acrossFamilies[f])));
+      }
+      sb.append(holding.isEmpty() ? "holding: none\n" : "holding:\n  " + String.join("\n  ", holding) + "\n");
+      return sb.toString();
+    }
   }
 
   /**

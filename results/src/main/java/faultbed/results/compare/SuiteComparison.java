@@ -106,7 +106,21 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
    * Benjamini-Hochberg across them ({@link Families}). One result per family, in the order given.
    */
   public static List<SuiteComparison> families(SampleSet suite, List<String> references, Analysis analysis) {
-    List<Family> families = references.stream().map(r -> againstOne(suite, r, suite, "")).toList();
+    return families(references.stream().map(r -> suite).toList(), references, analysis);
+  }
+
+  /**
+   * Several families in one document, each a suite against one of its variants: every other variant of
+   * {@code suites.get(i)} against its {@code references.get(i)}; Holm within each family and
+   * Benjamini-Hochberg across them ({@link Families}). One result per family, in the order given.
+   */
+  public static List<SuiteComparison> families(List<SampleSet> suites, List<String> references, Analysis analysis) {
+    boolean several = suites.stream().distinct().count() > 1; // errors name the suite when there are several
+    List<Family> families = new ArrayList<>();
+    for (int i = 0; i < suites.size(); i++) {
+      SampleSet suite = suites.get(i);
+      families.add(againstOne(suite, references.get(i), suite, several ? suite.source() + ": " : ""));
+    }
     Analysis document = analysis.forFamilies(families.size());
     List<List<Comparison>> raw = families.stream()
         .map(f -> raw(f, document.forTests(f.pairs().size()))).toList();
