@@ -197,8 +197,18 @@ class CompareCommandTest {
     // all three at 0.05, so a comparison holds when its Holm p times 3 / 3 is below 0.05
     assertTrue(o.contains("families: 3 in this document; Benjamini-Hochberg over each family's smallest Holm p"
         + " selects 3 at alpha 0.05"), o);
-    assertTrue(o.contains("selected " + crash + " against hadoop3: smallest Holm p 0.00781"), o);
+    assertTrue(o.contains("selected " + crash + ": mine / hadoop3: smallest Holm p 0.00781"), o);
+    assertTrue(o.contains("selected " + blocks + ": every variant against theirs: smallest Holm p 0.0156"), o);
     assertTrue(o.contains("holding:\n  " + crash + ": mine / hadoop3 x"), o);
+    // W/V: a family of that one comparison; two such families are Benjamini-Hochberg over their two p-values
+    out.getBuffer().setLength(0);
+    assertEquals(0, faultbed("compare", "--families", blocks + "=mine/hadoop3,theirs/hadoop3"), out + "\n" + err);
+    o = out.toString();
+    assertTrue(o.contains("== family 1 of 2: " + blocks + ", mine against hadoop3"), o);
+    assertTrue(o.contains("the 1 comparisons below"), o);
+    assertTrue(o.contains("selects 1 at alpha 0.05; within a selected family a comparison holds when its Holm p times 2 / 1"),
+        o);
+    assertTrue(o.contains("holding:\n  " + blocks + ": mine / hadoop3 x1.048, adjusted p 0.0156\nno regression"), o);
     // the same families from one suite read as --all-against V1,V2 does
     out.getBuffer().setLength(0);
     faultbed("compare", "--families", blocks + "=hadoop3,theirs");
@@ -209,6 +219,31 @@ class CompareCommandTest {
     // every comparison's adjusted p-values and verdict (the summary's holding lines aside)
     java.util.function.Predicate<String> adjusted = l -> l.startsWith("  ") && l.contains("adjusted") && !l.contains(" / ");
     assertEquals(out.toString().lines().filter(adjusted).toList(), families.lines().filter(adjusted).toList());
+  }
+
+  @Test
+  void theSchedulersPagesConfirmatoryFamilyHoldsWhatThePageSays() throws Exception {
+    // the command as docs/schedulers.md prints it, run from this module's folder
+    String page = Files.readString(Path.of("..", "docs", "schedulers.md"));
+    int start = page.indexOf("./faultbed compare --families");
+    String command = page.substring(start, page.indexOf("```", start)).replace("\\\n", " ");
+    List<String> args = new java.util.ArrayList<>();
+    for (String a : command.trim().split("\\s+")) {
+      args.add(a.replace("experiments/published/", "published/"));
+    }
+    faultbed(args.subList(1, args.size()).toArray(String[]::new));
+    String o = out.toString();
+    assertTrue(o.contains("families: 16 in this document; Benjamini-Hochberg over each family's smallest Holm p selects 6"
+        + " at alpha 0.05"), o);
+    for (String holds : List.of("stragglers-strong: hadoop3-legacy / no-speculation x0.536, adjusted p 0.026",
+        "stragglers-strong: hadoop-0.21 / no-speculation x0.444, adjusted p 0.00521",
+        "stragglers-strong: late / no-speculation x0.563, adjusted p 0.00521",
+        "stragglers-strong: late / hadoop-0.21 x1.091, adjusted p 0.0365",
+        "network-heterogeneity: two-classes / one-class x1.148, adjusted p 0.0417",
+        "network-heterogeneity-sort: two-classes / one-class x2.550, adjusted p 0.0208")) {
+      assertTrue(o.contains("  published/" + holds + "\n"), holds + "\n" + o.substring(o.indexOf("families:")));
+    }
+    assertEquals(6, o.substring(o.indexOf("holding:")).lines().filter(l -> l.startsWith("  ")).count(), o);
   }
 
   @Test
@@ -248,6 +283,9 @@ class CompareCommandTest {
         tmp.resolve("nope") + "=crash");
     assertBad("--families: expected one of [crash] in " + runs + ", got other", "compare", "--families",
         runs + "=crash,other");
+    assertBad("--families: expected V or W/V after " + runs + "=, got a/b/c", "compare", "--families", runs + "=a/b/c");
+    assertBad("--families: expected two different variants in crash/crash", "compare", "--families",
+        runs + "=crash/crash");
     assertBad("--families: expected either --suites or --families, not both", "compare", "--families",
         runs + "=crash", "--suites", runs.toString(), "--all-against", "crash");
     assertBad("--families: expected no --all-against or --variant options with it", "compare", "--families",

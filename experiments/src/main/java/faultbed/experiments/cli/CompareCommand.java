@@ -73,8 +73,8 @@ final class CompareCommand implements Callable<Integer> {
 
   @Option(names = "--families", paramLabel = "DIR=V1[,V2]", arity = "1..*",
       description = "the families of one document: each DIR's other variants against each of its V1, V2, ..., one"
-          + " family per DIR and V; Holm within each family and Benjamini-Hochberg across all of them, as a page that"
-          + " quotes several suites needs")
+          + " family per DIR and V (W/V: W against V alone, a family of one); Holm within each family and"
+          + " Benjamini-Hochberg across all of them, as a page that quotes several suites needs")
   List<String> families;
 
   @Option(names = "--html", paramLabel = "FILE",
@@ -282,6 +282,7 @@ final class CompareCommand implements Callable<Integer> {
     }
     List<SampleSet> sets = new ArrayList<>();
     List<String> references = new ArrayList<>();
+    List<String> only = new ArrayList<>();
     java.util.Map<Path, SampleSet> read = new java.util.HashMap<>();
     for (String family : families) {
       int eq = family.lastIndexOf('=');
@@ -302,18 +303,29 @@ final class CompareCommand implements Callable<Integer> {
         }
         read.put(dir, set);
       }
-      for (String reference : family.substring(eq + 1).split(",")) {
-        String missing = missingVariant(set, reference, dir.toString(), "--families");
-        if (missing != null) {
-          return bad(err, missing);
+      for (String against : family.substring(eq + 1).split(",")) {
+        String[] ratio = against.split("/", -1); // W/V: W against V alone
+        if (ratio.length > 2 || ratio[0].isEmpty() || ratio[ratio.length - 1].isEmpty()) {
+          return bad(err, "--families: expected V or W/V after " + dir + "=, got " + against);
+        }
+        String reference = ratio[ratio.length - 1];
+        for (String name : ratio) {
+          String missing = missingVariant(set, name, dir.toString(), "--families");
+          if (missing != null) {
+            return bad(err, missing);
+          }
+        }
+        if (ratio.length == 2 && ratio[0].equals(reference)) {
+          return bad(err, "--families: expected two different variants in " + against);
         }
         sets.add(set);
         references.add(reference);
+        only.add(ratio.length == 2 ? ratio[0] : null);
       }
     }
     List<SuiteComparison> compared;
     try {
-      compared = SuiteComparison.families(sets, references,
+      compared = SuiteComparison.families(sets, references, only,
           Analysis.DEFAULT.withThresholds(new GateThresholds(alpha, maxRegressionPercent)));
     } catch (SampleSet.InvalidSampleSource e) {
       return bad(err, e.getMessage());
@@ -323,8 +335,9 @@ final class CompareCommand implements Callable<Integer> {
       JsonOutput.print(out, compared);
     } else {
       for (int i = 0; i < compared.size(); i++) {
-        out.print("== family " + (i + 1) + " of " + compared.size() + ": " + sets.get(i).source() + ", every variant"
-            + " against " + references.get(i) + "\n" + compared.get(i).table() + "\n");
+        out.print("== family " + (i + 1) + " of " + compared.size() + ": " + sets.get(i).source() + ", "
+            + (only.get(i) == null ? "every variant" : only.get(i)) + " against " + references.get(i) + "\n"
+            + compared.get(i).table() + "\n");
       }
       out.print(DocumentFamilies.of(alpha, sets, references, compared).text());
       out.println(regression ? "REGRESSION" : "no regression");
@@ -351,7 +364,8 @@ final class CompareCommand implements Callable<Integer> {
             .toArray();
         smallest[f] = java.util.Arrays.stream(faultbed.results.stats.Holm.adjust(raw)).filter(p -> !Double.isNaN(p))
             .min().orElse(Double.NaN);
-        names.add(sets.get(f).source() + " against " + references.get(f));
+        names.add(sets.get(f).source() + ": " + (c.pairs().size() == 1 ? c.pairs().get(0).candidateVariant() + " / "
+            : "every variant against ") + references.get(f));
         for (int i = 0; i < c.comparisons().size(); i++) {
           var x = c.comparisons().get(i);
           if (x.adjustedPValue() < alpha) {

@@ -106,20 +106,28 @@ public record SuiteComparison(String baselineSource, String candidateSource, Ana
    * Benjamini-Hochberg across them ({@link Families}). One result per family, in the order given.
    */
   public static List<SuiteComparison> families(SampleSet suite, List<String> references, Analysis analysis) {
-    return families(references.stream().map(r -> suite).toList(), references, analysis);
+    List<String> everyOther = new ArrayList<>();
+    references.forEach(r -> everyOther.add(null));
+    return families(references.stream().map(r -> suite).toList(), references, everyOther, analysis);
   }
 
   /**
    * Several families in one document, each a suite against one of its variants: every other variant of
-   * {@code suites.get(i)} against its {@code references.get(i)}; Holm within each family and
+   * {@code suites.get(i)} against its {@code references.get(i)}, or only the variant {@code only.get(i)}
+   * where that is not null (a family of one comparison); Holm within each family and
    * Benjamini-Hochberg across them ({@link Families}). One result per family, in the order given.
    */
-  public static List<SuiteComparison> families(List<SampleSet> suites, List<String> references, Analysis analysis) {
+  public static List<SuiteComparison> families(List<SampleSet> suites, List<String> references, List<String> only,
+      Analysis analysis) {
     boolean several = suites.stream().distinct().count() > 1; // errors name the suite when there are several
     List<Family> families = new ArrayList<>();
     for (int i = 0; i < suites.size(); i++) {
       SampleSet suite = suites.get(i);
-      families.add(againstOne(suite, references.get(i), suite, several ? suite.source() + ": " : ""));
+      String where = several ? suite.source() + ": " : "";
+      Family all = againstOne(suite, references.get(i), suite, where);
+      String one = only.get(i);
+      families.add(one == null ? all : new Family(suite, suite, List.<VariantSample[]>of(new VariantSample[] {
+          all.pairs().get(0)[0], pick(suite, one, where + "candidate")})));
     }
     Analysis document = analysis.forFamilies(families.size());
     List<List<Comparison>> raw = families.stream()
