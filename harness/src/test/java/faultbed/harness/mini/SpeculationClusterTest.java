@@ -44,18 +44,18 @@ class SpeculationClusterTest {
       .inject(new DiskLoad(Target.same(), 1, 1L << 20, 64L << 20, true, null));
 
   @ParameterizedTest
-  @ValueSource(strings = {"late", "samr", "hadoop3"})
+  @ValueSource(strings = {"late", "hadoop3"})
   void speculatorRunsInTheAmAndBacksUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
     backsUpTheStraggler(name, cluster, recorder);
   }
 
   /**
-   * The other policies run in the AM through the same PolicySpeculator as LATE and SAMR, and their
-   * rules have unit tests of their own (schedulers module): ci/extended runs them on the cluster.
+   * The other policies run in the AM through the same PolicySpeculator as LATE, and their rules have
+   * unit tests of their own (schedulers module): ci/extended runs them on the cluster.
    */
   @Tag("extended")
   @ParameterizedTest
-  @ValueSource(strings = {"hadoop-0.21", "base"})
+  @ValueSource(strings = {"samr", "hadoop-0.21", "base"})
   void otherPoliciesRunInTheAmAndBackUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
     backsUpTheStraggler(name, cluster, recorder);
   }
