@@ -63,6 +63,10 @@ class CalibrateCommandTest {
     assertEquals(0, faultbed("calibrate", "published/gate-power/stragglers-pinned", "--reference", "pinned",
         "--same", "pinned-again", "--blocks", "8", "--draws", "50", "--gate", "../ci/scenarios/stragglers.json"),
         err.toString());
+    // and the pilot of that pair alone, two variants next to each other as the gate runs them
+    assertEquals(0, faultbed("calibrate", "published/gate-power/stragglers-pair", "--reference", "pinned",
+        "--same", "pinned-again", "--blocks", "10", "--draws", "50", "--gate", "../ci/scenarios/stragglers.json"),
+        err.toString());
     // its unpinned pair, and the pilot before pinning, place them as the RM does: not the gate
     assertBad("faultbed: SUITE: variant a is not the gate ../ci/scenarios/stragglers.json: pin: got [], expected"
         + " [am, reduces] (the gate's reference)", "calibrate", "published/gate-power/stragglers-pinned",

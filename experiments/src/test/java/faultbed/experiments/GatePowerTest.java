@@ -31,6 +31,7 @@ class GatePowerTest {
 
   @ParameterizedTest
   @CsvSource({"stragglers, 10, a a-again b", "crash, 8, a a-again", "crash-hadoop3, 8, a a-again", "crash-pinned, 8, pinned pinned-again",
+      "stragglers-pair, 10, pinned pinned-again",
       "stragglers-pinned, 8, a a-again pinned pinned-again"})
   void theRecordsAreCompleteBlocksWithTheSameFaultDraw(String pilot, int blocks, String variants) {
     Set<String> names = Set.of(variants.split(" "));
@@ -53,6 +54,7 @@ class GatePowerTest {
 
   @ParameterizedTest
   @CsvSource({"stragglers, 8, a, a-again, b", "crash, 10, a, a-again, ''", "crash-hadoop3, 10, a, a-again, ''", "crash-pinned, 10, pinned, pinned-again, ''",
+      "stragglers-pair, 10, pinned, pinned-again, ''",
       "stragglers-pinned, 8, pinned, pinned-again, ''", "stragglers-pinned, 8, a, a-again, ''"})
   void atTheCiSizeTheGateKeepsItsAlphaAndTheFiguresAreThePublishedOnes(String pilot, int ciBlocks, String reference,
       String same, String changed) throws IOException {

@@ -6,12 +6,20 @@ import faultbed.results.compare.SequentialSuite;
 import faultbed.results.compare.SuiteComparison;
 import faultbed.results.report.ComparePage;
 import faultbed.results.stats.Analysis;
+import faultbed.results.stats.Families;
+import faultbed.results.stats.Format;
 import faultbed.results.stats.GateThresholds;
+import faultbed.results.stats.Holm;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -283,7 +291,7 @@ final class CompareCommand implements Callable<Integer> {
     List<SampleSet> sets = new ArrayList<>();
     List<String> references = new ArrayList<>();
     List<String> only = new ArrayList<>();
-    java.util.Map<Path, SampleSet> read = new java.util.HashMap<>();
+    Map<Path, SampleSet> read = new HashMap<>();
     for (String family : families) {
       int eq = family.lastIndexOf('=');
       if (eq <= 0 || eq == family.length() - 1) {
@@ -362,33 +370,33 @@ final class CompareCommand implements Callable<Integer> {
         SuiteComparison c = compared.get(f);
         double[] raw = c.comparisons().stream().mapToDouble(x -> x.test() == null ? Double.NaN : x.test().pValue())
             .toArray();
-        smallest[f] = java.util.Arrays.stream(faultbed.results.stats.Holm.adjust(raw)).filter(p -> !Double.isNaN(p))
+        smallest[f] = Arrays.stream(Holm.adjust(raw)).filter(p -> !Double.isNaN(p))
             .min().orElse(Double.NaN);
         names.add(sets.get(f).source() + ": " + (c.pairs().size() == 1 ? c.pairs().get(0).candidateVariant() + " / "
             : "every variant against ") + references.get(f));
         for (int i = 0; i < c.comparisons().size(); i++) {
           var x = c.comparisons().get(i);
           if (x.adjustedPValue() < alpha) {
-            holding.add(String.format(java.util.Locale.ROOT, "%s: %s / %s x%.3f, adjusted p %s", sets.get(f).source(),
+            holding.add(String.format(Locale.ROOT, "%s: %s / %s x%.3f, adjusted p %s", sets.get(f).source(),
                 c.pairs().get(i).candidateVariant(), references.get(f), x.shift().ratio(),
-                faultbed.results.stats.Format.p(x.adjustedPValue())));
+                Format.p(x.adjustedPValue())));
           }
         }
       }
-      double[] bh = faultbed.results.stats.Families.benjaminiHochberg(smallest);
-      int selected = (int) java.util.Arrays.stream(bh).filter(p -> p < alpha).count();
+      double[] bh = Families.benjaminiHochberg(smallest);
+      int selected = (int) Arrays.stream(bh).filter(p -> p < alpha).count();
       return new DocumentFamilies(alpha, names, smallest, bh, selected, holding);
     }
 
     String text() {
-      StringBuilder sb = new StringBuilder(String.format(java.util.Locale.ROOT, "families: %d in this document;"
+      StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "families: %d in this document;"
           + " Benjamini-Hochberg over each family's smallest Holm p selects %d at alpha %s; within a selected family a"
           + " comparison holds when its Holm p times %d / %d is below alpha (Benjamini and Bogomolov 2014)%n",
-          families.size(), selected, faultbed.results.stats.Format.plain(alpha), families.size(), Math.max(selected, 1)));
+          families.size(), selected, Format.plain(alpha), families.size(), Math.max(selected, 1)));
       for (int f = 0; f < families.size(); f++) {
-        sb.append(String.format(java.util.Locale.ROOT, "  %-8s %s: smallest Holm p %s, across families %s%n",
-            acrossFamilies[f] < alpha ? "selected" : "-", families.get(f), faultbed.results.stats.Format.p(smallestHolm[f]),
-            faultbed.results.stats.Format.p(acrossFamilies[f])));
+        sb.append(String.format(Locale.ROOT, "  %-8s %s: smallest Holm p %s, across families %s%n",
+            acrossFamilies[f] < alpha ? "selected" : "-", families.get(f), Format.p(smallestHolm[f]),
+            Format.p(acrossFamilies[f])));
       }
       sb.append(holding.isEmpty() ? "holding: none\n" : "holding:\n  " + String.join("\n  ", holding) + "\n");
       return sb.toString();
@@ -467,12 +475,12 @@ final class CompareCommand implements Callable<Integer> {
   record GateFamily(double familyWiseAlpha, int comparisons, List<SuiteComparison> suites,
       List<Sequential> sequential, boolean regression) {
     String statement() {
-      String fixed = String.format(java.util.Locale.ROOT, "one family: %d comparisons across %d suites, p-values"
+      String fixed = String.format(Locale.ROOT, "one family: %d comparisons across %d suites, p-values"
           + " Holm-adjusted together; family-wise alpha %s: when nothing changed, the chance that any says WORSE on"
           + " times is at most %s (the failed-job tests are a second family, Holm-adjusted the same way)", comparisons,
-          suites.size(), faultbed.results.stats.Format.plain(familyWiseAlpha),
-          faultbed.results.stats.Format.plain(familyWiseAlpha));
-      long designs = sequential.stream().filter(java.util.Objects::nonNull).count();
+          suites.size(), Format.plain(familyWiseAlpha),
+          Format.plain(familyWiseAlpha));
+      long designs = sequential.stream().filter(Objects::nonNull).count();
       return designs == 0 ? fixed : fixed + "; " + designs + " suite(s) ran under a sequential design and are gated by"
           + " it instead, each at the alpha it declares, which adds to the gate's (Bonferroni)";
     }
