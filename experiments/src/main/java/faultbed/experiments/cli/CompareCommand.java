@@ -9,7 +9,6 @@ import faultbed.results.stats.Analysis;
 import faultbed.results.stats.Families;
 import faultbed.results.stats.Format;
 import faultbed.results.stats.GateThresholds;
-import faultbed.results.stats.Holm;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -363,15 +362,13 @@ final class CompareCommand implements Callable<Integer> {
     static DocumentFamilies of(double alpha, List<SampleSet> sets, List<String> references,
         List<SuiteComparison> compared) {
       int m = compared.size();
-      double[] smallest = new double[m];
+      double[][] raw = new double[m][];
       List<String> names = new ArrayList<>();
       List<String> holding = new ArrayList<>();
       for (int f = 0; f < m; f++) {
         SuiteComparison c = compared.get(f);
-        double[] raw = c.comparisons().stream().mapToDouble(x -> x.test() == null ? Double.NaN : x.test().pValue())
+        raw[f] = c.comparisons().stream().mapToDouble(x -> x.test() == null ? Double.NaN : x.test().pValue())
             .toArray();
-        smallest[f] = Arrays.stream(Holm.adjust(raw)).filter(p -> !Double.isNaN(p))
-            .min().orElse(Double.NaN);
         names.add(sets.get(f).source() + ": " + (c.pairs().size() == 1 ? c.pairs().get(0).candidateVariant() + " / "
             : "every variant against ") + references.get(f));
         for (int i = 0; i < c.comparisons().size(); i++) {
@@ -383,9 +380,9 @@ final class CompareCommand implements Callable<Integer> {
           }
         }
       }
-      double[] bh = Families.benjaminiHochberg(smallest);
+      double[] bh = Families.acrossFamilies(raw);
       int selected = (int) Arrays.stream(bh).filter(p -> p < alpha).count();
-      return new DocumentFamilies(alpha, names, smallest, bh, selected, holding);
+      return new DocumentFamilies(alpha, names, Families.smallestHolm(raw), bh, selected, holding);
     }
 
     String text() {

@@ -25,9 +25,7 @@ public final class Families {
   public static double[][] adjust(double alpha, double[]... families) {
     int m = families.length;
     double[][] holm = Arrays.stream(families).map(Holm::adjust).toArray(double[][]::new);
-    double[] familyP = Arrays.stream(holm)
-        .mapToDouble(h -> Arrays.stream(h).filter(p -> !Double.isNaN(p)).min().orElse(Double.NaN)).toArray();
-    double[] bh = benjaminiHochberg(familyP);
+    double[] bh = benjaminiHochberg(smallestHolm(families));
     int selected = (int) Arrays.stream(bh).filter(p -> p < alpha).count();
     double[][] adjusted = new double[m][];
     for (int f = 0; f < m; f++) {
@@ -37,6 +35,17 @@ public final class Families {
           .map(p -> Double.isNaN(p) ? p : chosen ? Math.min(1, p * m / selected) : Math.max(p, familyBh)).toArray();
     }
     return adjusted;
+  }
+
+  /** Each family's p-value: its smallest Holm-adjusted p (NaN for a family with no test). */
+  public static double[] smallestHolm(double[]... families) {
+    return Arrays.stream(families).map(Holm::adjust)
+        .mapToDouble(h -> Arrays.stream(h).filter(p -> !Double.isNaN(p)).min().orElse(Double.NaN)).toArray();
+  }
+
+  /** Each family's Benjamini-Hochberg p across the families: below alpha, the family is selected. */
+  public static double[] acrossFamilies(double[]... families) {
+    return benjaminiHochberg(smallestHolm(families));
   }
 
   /**
