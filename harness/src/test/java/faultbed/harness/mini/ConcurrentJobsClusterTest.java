@@ -17,7 +17,7 @@ class ConcurrentJobsClusterTest {
   @Test
   void theSecondJobRunsBesideTheMeasuredOneAndIsRecorded(MiniCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(
-        Workloads.sort(16L << 20).withMaps(4).withReduces(2).withConcurrentJobs(2), Timeline.none()));
+        Workloads.sort(8L << 20).withMaps(2).withReduces(2).withConcurrentJobs(2), Timeline.none()));
     assertTrue(r.job().succeeded(), r.job().toString());
     assertEquals("2", r.workload().parameters().get("concurrentJobs"));
     assertTrue(r.outputCheck().correct(), r.outputCheck().toString());
