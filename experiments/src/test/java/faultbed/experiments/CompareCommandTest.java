@@ -183,7 +183,7 @@ class CompareCommandTest {
   }
 
   @Test
-  void aDocumentsFamiliesSpanItsSuitesAdjustedAcrossThem(@TempDir Path tmp) {
+  void aDocumentsFamiliesSpanItsSuitesAdjustedAcrossThem(@TempDir Path tmp) throws Exception {
     Path crash = BlockedRecords.hadoop3AndMine(tmp.resolve("crash"));
     Path blocks = hadoop3MineAndTheirs(tmp.resolve("blocks"));
     // mine is 4.8 % slower in every family: significant, within the default 10 % allowed
@@ -200,6 +200,19 @@ class CompareCommandTest {
     assertTrue(o.contains("selected " + crash + ": mine / hadoop3: smallest Holm p 0.00781"), o);
     assertTrue(o.contains("selected " + blocks + ": every variant against theirs: smallest Holm p 0.0156"), o);
     assertTrue(o.contains("holding:\n  " + crash + ": mine / hadoop3 x"), o);
+    // --json: the families' comparisons, then the same selection
+    out.getBuffer().setLength(0);
+    assertEquals(0, faultbed("compare", "--families", crash + "=hadoop3", blocks + "=hadoop3,theirs", "--json"),
+        out + "\n" + err);
+    com.fasterxml.jackson.databind.JsonNode json = RecordStore.json().readTree(out.toString());
+    assertEquals(3, json.get("families").size(), o);
+    com.fasterxml.jackson.databind.JsonNode selection = json.get("selection");
+    assertEquals(3, selection.get("selected").asInt(), selection.toString());
+    assertEquals(0.05, selection.get("alpha").asDouble());
+    assertEquals(crash + ": mine / hadoop3", selection.get("families").get(0).get("family").asText());
+    assertEquals(0.0078125, selection.get("families").get(0).get("smallestHolmP").asDouble(), 1e-9);
+    assertTrue(selection.get("families").get(2).get("selected").asBoolean(), selection.toString());
+    assertTrue(selection.get("holding").get(0).asText().startsWith(crash + ": mine / hadoop3 x"), selection.toString());
     // W/V: a family of that one comparison; two such families are Benjamini-Hochberg over their two p-values
     out.getBuffer().setLength(0);
     assertEquals(0, faultbed("compare", "--families", blocks + "=mine/hadoop3,theirs/hadoop3"), out + "\n" + err);

@@ -338,15 +338,16 @@ final class CompareCommand implements Callable<Integer> {
       return bad(err, e.getMessage());
     }
     boolean regression = compared.stream().anyMatch(SuiteComparison::regression);
+    DocumentFamilies document = DocumentFamilies.of(alpha, sets, references, compared);
     if (json.enabled) {
-      JsonOutput.print(out, compared);
+      JsonOutput.print(out, new FamiliesJson(compared, document.selection()));
     } else {
       for (int i = 0; i < compared.size(); i++) {
         out.print("== family " + (i + 1) + " of " + compared.size() + ": " + sets.get(i).source() + ", "
             + (only.get(i) == null ? "every variant" : only.get(i)) + " against " + references.get(i) + "\n"
             + compared.get(i).table() + "\n");
       }
-      out.print(DocumentFamilies.of(alpha, sets, references, compared).text());
+      out.print(document.text());
       out.println(regression ? "REGRESSION" : "no regression");
       out.flush();
     }
@@ -385,6 +386,21 @@ final class CompareCommand implements Callable<Integer> {
       return new DocumentFamilies(alpha, names, Families.smallestHolm(raw), bh, selected, holding);
     }
 
+    /** The selection as --json gives it: a p that could not be computed is null, not NaN. */
+    Selection selection() {
+      List<Selection.Family> each = new ArrayList<>();
+      for (int f = 0; f < families.size(); f++) {
+        each.add(new Selection.Family(families.get(f), finite(smallestHolm[f]), finite(acrossFamilies[f]),
+            acrossFamilies[f] < alpha));
+      }
+      return new Selection(alpha, "Benjamini-Hochberg across families of Holm-adjusted comparisons"
+          + " (Benjamini and Bogomolov 2014)", selected, each, holding);
+    }
+
+    private static Double finite(double p) {
+      return Double.isFinite(p) ? p : null;
+    }
+
     String text() {
       StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "families: %d in this document;"
           + " Benjamini-Hochberg over each family's smallest Holm p selects %d at alpha %s; within a selected family a"
@@ -398,6 +414,14 @@ final class CompareCommand implements Callable<Integer> {
       sb.append(holding.isEmpty() ? "holding: none\n" : "holding:\n  " + String.join("\n  ", holding) + "\n");
       return sb.toString();
     }
+  }
+
+  /** compare --families --json: each family's comparison, then which families were selected and what holds. */
+  record FamiliesJson(List<SuiteComparison> families, Selection selection) {}
+
+  /** Which of a document's families Benjamini-Hochberg selected, and the comparisons that hold in them. */
+  record Selection(double alpha, String method, int selected, List<Family> families, List<String> holding) {
+    record Family(String family, Double smallestHolmP, Double acrossFamiliesP, boolean selected) {}
   }
 
   /**
