@@ -35,8 +35,8 @@ class TimeCompressionClusterTest {
 
   @Test
   void timersAreScaledAndReducersBackOffATenthOfHadoopsPenalty(MiniCluster cluster, Recorder recorder) {
-    RunRecord r = recorder.save(cluster.run(Workloads.sort(24L << 20).withMaps(6).withReduces(2),
-        Timeline.when(JobEvent.mapsCompleted(6))
+    RunRecord r = recorder.save(cluster.run(Workloads.sort(16L << 20).withMaps(4).withReduces(2),
+        Timeline.when(JobEvent.mapsCompleted(4))
             .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
     assertTrue(r.job().succeeded(), r.job().diagnostics());
 

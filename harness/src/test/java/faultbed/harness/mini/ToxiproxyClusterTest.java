@@ -40,7 +40,10 @@ class ToxiproxyClusterTest {
     assertEquals(List.of(capNode.shufflePort()).toString(), cap.detail().get("ports"), "only the proxied shuffle port");
   }
 
+  // The cap above proves the proxies in the test command, and the namespace backend a killed node's
+  // refused fetches; a proxy's refusal after a crash runs with ci/extended.
   @Test
+  @Tag("extended")
   void aCrashedNodesProxyRefusesAndFetchesFromItAreReported(MiniCluster cluster, Recorder recorder) {
     RunRecord crashed = recorder.save(cluster.run(NetworkFaultsClusterTest.SORT,
         Timeline.when(NetworkFaultsClusterTest.MAPS_DONE).inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()))));
