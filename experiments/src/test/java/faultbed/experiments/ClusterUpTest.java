@@ -50,6 +50,10 @@ class ClusterUpTest {
       assertTrue(up.isAlive(), () -> "cluster up ended: " + read(tmp.resolve("up.log")));
       String said = read(tmp.resolve("up.log"));
       Path conf = dir.resolve("conf");
+      for (Path own : List.of(dir, conf, dir.resolve("requests"))) {
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(own)), own + " is its owner's alone");
+      }
       assertTrue(said.contains("HADOOP_CONF_DIR=" + conf + " hadoop jar hadoop-mapreduce-examples-*.jar pi 4 100"), said);
 
       String client = conf + File.pathSeparator + stockHadoopClasspath();

@@ -158,8 +158,10 @@ final class ClusterCommand {
         }
       }, "faultbed-cluster-down");
       Runtime.getRuntime().addShutdownHook(hook);
+      LiveCluster.ownerOnly(dir);
       try (Cluster cluster = Clusters.start(spec, line -> err.println("faultbed: " + line))) {
         Path conf = dir.resolve(LiveCluster.CONF);
+        LiveCluster.ownerOnly(conf);
         int settings = ClientConfiguration.write(cluster, conf);
         LiveCluster live = new LiveCluster(cluster, dir);
         live.announce(new LiveCluster.State(ProcessHandle.current().pid(), spec.backend().name(),

@@ -89,9 +89,25 @@ final class LiveCluster {
     }
   }
 
+  /**
+   * The folder and the ones in it made for its owner alone (rwx------): the client configuration
+   * may hold the cluster's secrets, and whoever can write a request can inject faults.
+   */
+  static void ownerOnly(Path folder) {
+    try {
+      Files.createDirectories(folder);
+      Files.setPosixFilePermissions(folder, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system: its own access rules apply
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make " + folder + " its owner's alone", e);
+    }
+  }
+
   void announce(State state) {
     try {
-      Files.createDirectories(dir.resolve(REQUESTS));
+      ownerOnly(dir);
+      ownerOnly(dir.resolve(REQUESTS));
       Path tmp = dir.resolve(STATE + ".tmp");
       JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), state);
       Files.move(tmp, dir.resolve(STATE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.ConfigRedactor;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.mapred.JobConf;
@@ -184,13 +185,20 @@ public final class RecordAssembly {
     return seen;
   }
 
+  /**
+   * The settings a record keeps: every key the scenario set, the ones every record names, and
+   * faultbed's own. A value Hadoop counts as sensitive (its {@code hadoop.security.sensitive-config-keys}:
+   * secrets, passwords, keys) is kept as Hadoop's redactor writes it, never in the clear: records
+   * are shared and published.
+   */
   public static Map<String, String> settingsInForce(Configuration jobConf, java.util.Set<String> setByScenario) {
     JobConf c = new JobConf(jobConf);
+    ConfigRedactor redactor = new ConfigRedactor(c);
     Map<String, String> out = new TreeMap<>();
     // every key the scenario or -D set, with the value the job saw (time compression may have rescaled it)
     for (String k : setByScenario) {
       String v = c.get(k);
-      out.put(k, v != null ? v : "(unset)");
+      out.put(k, v != null ? redactor.redact(k, v) : "(unset)");
     }
     for (String k : RECORDED_SETTINGS) {
       String v = c.get(k);
@@ -201,7 +209,8 @@ public final class RecordAssembly {
     // cluster start and is no setting of the job's)
     out.putAll(c.getPropsWithPrefix("faultbed.").entrySet().stream()
         .filter(e -> !e.getKey().startsWith("shuffle."))
-        .collect(java.util.stream.Collectors.toMap(e -> "faultbed." + e.getKey(), Map.Entry::getValue)));
+        .collect(java.util.stream.Collectors.toMap(e -> "faultbed." + e.getKey(),
+            e -> redactor.redact("faultbed." + e.getKey(), e.getValue()))));
     return out;
   }
 }
