@@ -2,8 +2,23 @@ package faultbed.harness.sim;
 
 import org.apache.hadoop.yarn.api.records.NodeId;
 
-/** A simulated node while a job runs: its free slots, whether it is still alive, and how much a fault slows it. */
+/**
+ * A simulated node while a job runs: its free slots, whether it is still alive, whether it answers,
+ * and how much a fault slows it.
+ */
 final class LiveNode {
+  /** What a reducer's fetch from the node's shuffle server meets. */
+  enum Server {
+    /** It answers. */
+    SERVING,
+    /** The NodeManager is gone but its host is up: every connect is refused at once (TCP RST). */
+    REFUSING,
+    /** Nothing answers, not even with a refusal: every connect waits for its timeout. */
+    SILENT,
+    /** The host accepts connections but the frozen server never answers: every read waits for its timeout. */
+    STALLED
+  }
+
   /** The NodeManager's port numbers are fixed; only the address tells nodes apart. */
   static final int NM_PORT = 45454;
   private static final int NM_HTTP_PORT = 8042;
@@ -16,6 +31,15 @@ final class LiveNode {
   int freeSlots;
   boolean alive = true;
   long deathTime = -1;
+  Server server = Server.SERVING;
+  /** Since when its shuffle server has not answered (-1 while it answers). */
+  long unreachableSince = -1;
+  /** Its processes are stopped (SIGSTOP): no work, no reports, no heartbeats, until thawed. */
+  boolean frozen;
+  /** The ResourceManager declared it LOST and has not seen it since. */
+  boolean lost;
+  /** What its frozen processes will do once thawed, in the order they would have done it. */
+  final java.util.List<Runnable> onThaw = new java.util.ArrayList<>();
   /** The machine whose cores it shares (a machine of its own on a real cluster). */
   Machine machine;
   /** Threads that faults keep busy here, competing with its tasks for the CPU. */
@@ -31,5 +55,23 @@ final class LiveNode {
     this.nodeId = NodeId.newInstance(node.address(), NM_PORT);
     this.httpAddress = node.address() + ":" + NM_HTTP_PORT;
     this.freeSlots = node.slots();
+  }
+
+  /** The scheduler gives it containers: it heartbeats (a frozen or lost NodeManager does not) and is alive. */
+  boolean schedulable() {
+    return alive && !frozen && !lost;
+  }
+
+  boolean serving() {
+    return server == Server.SERVING;
+  }
+
+  /** Runs {@code step} now, or once the node is thawed if it is frozen (a stopped process does nothing meanwhile). */
+  void whenAwake(Runnable step) {
+    if (frozen) {
+      onThaw.add(step);
+    } else {
+      step.run();
+    }
   }
 }

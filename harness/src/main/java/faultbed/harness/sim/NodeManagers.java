@@ -12,6 +12,7 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 import org.apache.hadoop.mapreduce.v2.app.TaskAttemptFinishingMonitor;
 import org.apache.hadoop.mapreduce.v2.app.job.event.JobUpdatedNodesEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptContainerLaunchedEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptDiagnosticsUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
@@ -25,8 +26,12 @@ import org.apache.hadoop.yarn.event.EventHandler;
 /**
  * The NodeManagers and what the ResourceManager reports about them: containers launch and stop when
  * the AM's ContainerLauncher asks, a finished attempt's container exits shortly after it is done,
- * and a node that dies takes its containers with it; after the liveness expiry the AM hears the node
- * is LOST and its attempts are killed, as RMContainerAllocator.handleUpdatedNodes would do.
+ * and a node that dies takes its containers with it. A node whose heartbeats stop (dead or frozen) is
+ * LOST at the first of the ResourceManager's liveness checks (every third of the expiry, on a grid
+ * whose phase the run's seed draws) that finds it silent for longer than the expiry, as
+ * NMLivelinessMonitor does; the AM then hears it is LOST and its attempts are killed, as
+ * RMContainerAllocator.handleUpdatedNodes would do. A frozen node thawed before that carries on; one
+ * thawed after it is told to resync, which kills its containers, and registers again, empty.
  */
 final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
   /** The shuffle port a launched task reports; only its presence matters. */
@@ -38,29 +43,48 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
   private final Containers containers;
   private final TaskProcesses processes;
   private final Latencies latencies;
+  /** Where on its period the liveness monitor's first check falls, in virtual milliseconds. */
+  private final long livenessPhase;
+  /** How long the AM's ContainerLauncher keeps trying a NodeManager that does not answer. */
+  private final long connectMaxWaitMs;
   /** What the ResourceManager said of nodes, as the record's node transitions (times in virtual ms). */
   final List<NodeTransition> transitions = new ArrayList<>();
+  /** Per node, bumped whenever its heartbeats stop or resume, so a pending expiry knows it is stale. */
+  private final java.util.Map<LiveNode, Integer> silences = new java.util.HashMap<>();
 
   NodeManagers(EventLoop loop, EventHandler<Event> events, JobId jobId, Containers containers,
-      TaskProcesses processes, Latencies latencies) {
+      TaskProcesses processes, Latencies latencies, long livenessPhase, long connectMaxWaitMs) {
     this.loop = loop;
     this.events = events;
     this.jobId = jobId;
     this.containers = containers;
     this.processes = processes;
     this.latencies = latencies;
+    this.livenessPhase = livenessPhase;
+    this.connectMaxWaitMs = connectMaxWaitMs;
   }
 
   @Override
   public void handle(ContainerLauncherEvent event) {
     Containers.Held held = containers.byId(event.getContainerID());
     switch (event.getType()) {
-      case CONTAINER_REMOTE_LAUNCH -> loop.after(latencies.launch(), () -> {
-        if (!held.released && held.node.alive) {
+      case CONTAINER_REMOTE_LAUNCH -> {
+        if (!held.node.alive) {
+          launchFails(held);
+          return;
+        }
+        loop.after(latencies.launch(), () -> held.node.whenAwake(() -> {
+          if (held.released) {
+            return;
+          }
+          if (!held.node.alive) {
+            launchFails(held);
+            return;
+          }
           events.handle(new TaskAttemptContainerLaunchedEvent(held.attempt, SHUFFLE_PORT));
           processes.start(held);
-        }
-      });
+        }));
+      }
       case CONTAINER_REMOTE_CLEANUP -> {
         stopContainer(held);
         loop.after(latencies.cleanup(), () ->
@@ -71,6 +95,15 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
     }
   }
 
+  /** A container whose node died before it started: the launcher retries the NodeManager, then fails the attempt. */
+  private void launchFails(Containers.Held held) {
+    loop.after(connectMaxWaitMs, () -> {
+      events.handle(new TaskAttemptDiagnosticsUpdateEvent(held.attempt, "Container launch failed for "
+          + held.id + " : java.net.ConnectException: " + held.node.nodeId + " does not answer"));
+      events.handle(new TaskAttemptEvent(held.attempt, TaskAttemptEventType.TA_CONTAINER_LAUNCH_FAILED));
+    });
+  }
+
   /** TaskAttemptImpl registers a finished attempt here and waits for its container to exit. */
   TaskAttemptFinishingMonitor finishingMonitor() {
     return new ExitingContainers();
@@ -78,21 +111,71 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
 
   /**
    * The node dies with its containers. A crashed one is LOST at the ResourceManager's liveness
-   * expiry; one that was stopped ({@code announced}) told the RM it was going, and is SHUTDOWN at once.
+   * expiry, its shuffle port refusing connections or, {@code silent}, not answering at all; one that
+   * was stopped ({@code announced}) told the RM it was going, and is SHUTDOWN at once.
    */
-  void kill(LiveNode node, boolean announced) {
+  void kill(LiveNode node, boolean announced, boolean silent) {
     node.alive = false;
     node.deathTime = loop.now();
     node.freeSlots = 0;
-    processes.nodeDied(node);
+    node.frozen = false;
+    node.onThaw.clear();
+    node.server = silent ? LiveNode.Server.SILENT : LiveNode.Server.REFUSING;
+    processes.serverDown(node);
     if (announced) {
       reportLost(node, NodeState.SHUTDOWN);
     } else {
-      loop.after(latencies.nodeExpiry(), () -> reportLost(node, NodeState.LOST));
+      heartbeatsStop(node);
     }
   }
 
+  /** Every process of the node stops where it is (SIGSTOP): its tasks, its shuffle server, its heartbeats. */
+  void freeze(LiveNode node) {
+    node.frozen = true;
+    node.server = LiveNode.Server.STALLED;
+    processes.serverDown(node);
+    heartbeatsStop(node);
+  }
+
+  /** The node's processes carry on (SIGCONT); if the RM declared it LOST meanwhile, it resyncs and comes back empty. */
+  void thaw(LiveNode node) {
+    if (!node.frozen) {
+      return;
+    }
+    node.frozen = false;
+    silences.merge(node, 1, Integer::sum);
+    List<Runnable> steps = new ArrayList<>(node.onThaw);
+    node.onThaw.clear();
+    if (node.lost) {
+      for (Containers.Held held : containers.heldOn(node)) {
+        stopContainer(held);
+      }
+      node.lost = false;
+      node.freeSlots = node.node.slots();
+      transitions.add(new NodeTransition(node.index, node.nodeId.toString(), "LOST", "RUNNING", loop.now()));
+      processes.serverUp(node);
+      return;
+    }
+    processes.serverUp(node);
+    steps.forEach(Runnable::run);
+  }
+
+  /** NMLivelinessMonitor: a check every third of the expiry; expired once silent for longer than it. */
+  private void heartbeatsStop(LiveNode node) {
+    int silence = silences.merge(node, 1, Integer::sum);
+    long expiry = latencies.nodeExpiry();
+    long period = Math.max(1, expiry / 3);
+    long due = loop.now() + expiry;
+    long check = livenessPhase + (Math.floorDiv(due - livenessPhase, period) + 1) * period;
+    loop.at(check, () -> {
+      if (silences.get(node) == silence && !node.lost) {
+        reportLost(node, NodeState.LOST);
+      }
+    });
+  }
+
   private void reportLost(LiveNode node, NodeState state) {
+    node.lost = true;
     Resource capability = Resource.newInstance(node.node.slots() * 1024, node.node.slots());
     transitions.add(new NodeTransition(node.index, node.nodeId.toString(), "RUNNING", state.toString(), loop.now()));
     NodeReport report = NodeReport.newInstance(node.nodeId, state, node.httpAddress, node.node.rack(),
@@ -102,6 +185,15 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
       boolean isMap = held.attempt.getTaskId().getTaskType() == TaskType.MAP;
       events.handle(new TaskAttemptKillEvent(held.attempt,
           "TaskAttempt killed because it ran on unusable node" + node.nodeId, isMap));
+    }
+  }
+
+  /** A frozen NodeManager reports a container's exit once it is thawed. */
+  private static void awake(Containers.Held held, Runnable step) {
+    if (held == null) {
+      step.run();
+    } else {
+      held.node.whenAwake(step);
     }
   }
 
@@ -124,7 +216,8 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
     @Override
     public synchronized void register(TaskAttemptId attempt) {
       waiting.add(attempt);
-      loop.after(latencies.containerExit(), () -> {
+      Containers.Held exiting = containers.byAttempt(attempt);
+      loop.after(latencies.containerExit(), () -> awake(exiting, () -> {
         if (waiting.remove(attempt)) {
           Containers.Held held = containers.byAttempt(attempt);
           if (held != null) {
@@ -132,7 +225,7 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
           }
           events.handle(new TaskAttemptEvent(attempt, TaskAttemptEventType.TA_CONTAINER_COMPLETED));
         }
-      });
+      }));
     }
 
     @Override

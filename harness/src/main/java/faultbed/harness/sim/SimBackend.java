@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  */
 public final class SimBackend extends Backend {
   /** The fault kinds a simulated node can suffer; the rest act on links and packets the simulation has no model of. */
-  static final List<String> KINDS = List.of("crash", "stop", "slow-node", "cpu-hog", "disk-load");
+  static final List<String> KINDS = List.of("crash", "stop", "freeze", "slow-node", "cpu-hog", "disk-load");
 
   public SimBackend() {
     super("sim", "Hadoop's AM on a simulated cluster, virtual time");
@@ -116,7 +116,7 @@ public final class SimBackend extends Backend {
       if (chains.isEmpty() || !(step.fault().target() instanceof Target.Same)) {
         chains.add(new TreeSet<>());
       }
-      if (step.fault().effect().slowsNode() && SimulatedFaults.beyondCpu(step.fault()) && !baseline.contains(step)) {
+      if (SimulatedFaults.slowsWork(step.fault()) && SimulatedFaults.beyondCpu(step.fault()) && !baseline.contains(step)) {
         chains.get(chains.size() - 1).add(step.fault().kind());
       }
     }

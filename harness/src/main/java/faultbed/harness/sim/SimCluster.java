@@ -121,7 +121,7 @@ final class SimCluster implements Cluster {
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
         ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(seed, cluster), seed,
-        run.runIndex());
+        run.runIndex(), spec.timeScale());
 
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();

@@ -3,6 +3,8 @@ package faultbed.harness.sim;
 import faultbed.harness.timeline.CpuHog;
 import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.Fault;
+import faultbed.harness.timeline.Freeze;
+import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeStop;
 import faultbed.harness.timeline.SlowNode;
@@ -27,9 +29,10 @@ import org.apache.hadoop.mapreduce.v2.app.job.Job;
 /**
  * A run's fault timeline on virtual time, as the harness's FaultDriver plays it on a real cluster:
  * the same draws from the run's seed (a uniform trigger's time, each step's order of preference
- * among candidate nodes), the same targets, waiting while no node plays a role. A fault that stops a
- * node (crash, stop) takes the node and its containers away; one that slows it (slow-node, cpu-hog,
- * disk-load) makes its work take as much longer as the time model says the faults in force there do.
+ * among candidate nodes), the same targets, waiting while no node plays a role. A fault that kills a
+ * node (crash, with or without RST, and stop) takes the node and its containers away; a freeze stops
+ * its processes and heartbeats for its duration; one that slows it (slow-node, cpu-hog, disk-load)
+ * makes its work take as much longer as the time model says the faults in force there do.
  */
 final class SimulatedFaults {
   /** How often a step waiting for a job event or for a role checks again, in virtual milliseconds. */
@@ -48,12 +51,17 @@ final class SimulatedFaults {
     }
   }
 
+  /** Whether the fault slows its node's work while the node goes on (a freeze stops it instead). */
+  static boolean slowsWork(Fault fault) {
+    return fault.effect().slowsNode() && !fault.effect().stopsNode();
+  }
+
   /** The timeline's slowing steps as {@link Baseline} reads them: a step due at 0 on a named node, lasting the run. */
   static List<Baseline.Condition> conditions(Timeline timeline) {
     List<Baseline.Condition> out = new ArrayList<>();
     for (Timeline.Step step : timeline.steps()) {
       Fault fault = step.fault();
-      if (fault.effect().slowsNode()) {
+      if (slowsWork(fault)) {
         boolean atZero = step.trigger() instanceof Trigger.At at && at.offset().isZero();
         int node = fault.target() instanceof Target.Index i ? i.index() : -1;
         out.add(new Baseline.Condition(fault.kind(), node, atZero, fault.duration() == null, detail(fault)));
@@ -71,7 +79,7 @@ final class SimulatedFaults {
     Set<Timeline.Step> steps = new java.util.HashSet<>();
     int c = 0;
     for (Timeline.Step step : timeline.steps()) {
-      if (step.fault().effect().slowsNode()) {
+      if (slowsWork(step.fault())) {
         Baseline.Condition condition = conditions.get(c++);
         if (condition.startsAtZero() && condition.wholeRun() && modelBaseline.contains(condition.description())) {
           steps.add(step);
@@ -100,7 +108,7 @@ final class SimulatedFaults {
     }
 
     boolean slows() {
-      return step.fault().effect().slowsNode();
+      return slowsWork(step.fault());
     }
 
     boolean inForce() {
@@ -194,12 +202,19 @@ final class SimulatedFaults {
       a.error = "node " + node + " was already down";
       return;
     }
-    a.injectedMs = loop.now() - jobStart;
     Fault fault = a.step.fault();
-    if (fault.effect().stopsNode()) {
+    if (fault instanceof Freeze && node == applicationMasterNode) {
+      a.error = "the simulation does not freeze the ApplicationMaster's node: its AM is the simulation itself";
+      return;
+    }
+    a.injectedMs = loop.now() - jobStart;
+    if (fault instanceof Freeze freeze) {
+      nodeManagers.freeze(live);
+      loop.after(freeze.duration().toMillis(), () -> heal(a));
+    } else if (fault.effect().killsNode()) {
       // A stopped NodeManager says goodbye to the RM, which marks it at once; a crashed one is
       // noticed only at liveness expiry.
-      nodeManagers.kill(live, fault instanceof NodeStop);
+      nodeManagers.kill(live, fault instanceof NodeStop, fault instanceof NodeCrash crash && crash.suppressRst());
     } else {
       // after every other step due at this instant, so faults made together take effect together
       loop.after(0, () -> changeSpeed(live));
@@ -214,7 +229,9 @@ final class SimulatedFaults {
       return;
     }
     a.healedMs = loop.now() - jobStart;
-    if (a.slows()) {
+    if (a.step.fault() instanceof Freeze) {
+      nodeManagers.thaw(nodes.get(a.node));
+    } else if (a.slows()) {
       changeSpeed(nodes.get(a.node));
     }
   }
@@ -256,7 +273,7 @@ final class SimulatedFaults {
   /** The job is over: what lasts "until the job ends" ends now, and no step fires any more. */
   void jobEnded() {
     for (Armed a : armed) {
-      if (a.inForce() && !a.step.fault().effect().stopsNode()) {
+      if (a.inForce() && !a.step.fault().effect().killsNode()) {
         a.healedMs = loop.now() - jobStart;
       }
     }
@@ -326,6 +343,8 @@ final class SimulatedFaults {
       }
     } else if (fault instanceof DiskLoad load) {
       detail.put("writers", Integer.toString(load.writers()));
+    } else if (fault instanceof NodeCrash crash && crash.suppressRst()) {
+      detail.put("rstSuppressed", "true");
     }
     return detail;
   }
@@ -345,7 +364,7 @@ final class SimulatedFaults {
       }
       out.add(new FaultEvent(fault.kind(), a.node == null ? -1 : a.node, fault.target().describe(),
           a.step.trigger().describe(), a.scheduledMs, a.injectedMs,
-          fault.effect().stopsNode() ? null : a.healedMs, detail, fault.effect()));
+          fault.effect().killsNode() ? null : a.healedMs, detail, fault.effect()));
     }
     return out;
   }

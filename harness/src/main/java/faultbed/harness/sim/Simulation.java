@@ -19,6 +19,7 @@ import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.SpeculationEvent;
 import faultbed.schedulers.yarn.PolicySpeculator;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.TypeConverter;
@@ -138,8 +139,13 @@ public final class Simulation {
 
     Containers containers = new Containers(appAttemptId);
     TaskProcesses processes = new TaskProcesses(loop, events, job, containers, spec.times(), spec.latencies(),
-        heartbeats, spec.maps());
-    NodeManagers nodeManagers = new NodeManagers(loop, events, jobId, containers, processes, spec.latencies());
+        heartbeats, spec.maps(), FetchRules.of(conf, spec.timeScale()));
+    // the liveness monitor started with the ResourceManager, at a phase of its period a job cannot know
+    long livenessPhase = new java.util.SplittableRandom(spec.seed() ^ 0x1F3D5B79L)
+        .nextLong(Math.max(1, spec.latencies().nodeExpiry() / 3));
+    NodeManagers nodeManagers = new NodeManagers(loop, events, jobId, containers, processes, spec.latencies(),
+        livenessPhase, conf.getLong(YarnConfiguration.CLIENT_NM_CONNECT_MAX_WAIT_MS,
+            YarnConfiguration.DEFAULT_CLIENT_NM_CONNECT_MAX_WAIT_MS));
     context.setFinishingMonitor(nodeManagers.finishingMonitor());
     SlotAllocator allocator = new SlotAllocator(nodes, containers, job, conf, replicas, events);
     PrivateHadoopCalls hadoop = new PrivateHadoopCalls(heartbeats);

@@ -19,10 +19,12 @@ import java.util.Set;
  * @param seed                  the run's seed: where the splits' replicas are placed, and the fault
  *                              timeline's draws (times, choices among nodes) as the harness makes them
  * @param runIndex              the run's index, for a stratified fault time
+ * @param timeScale             the run's time scale, by which Hadoop's hard-coded shuffle back-off and
+ *                              connect retry unit are scaled as the time-scale agent scales them
  */
 public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
     TaskTimes times, Latencies latencies, Timeline timeline, SimulatedFaults.Slowdowns slowdowns,
-    double sharedCores, int applicationMasterNode, long seed, int runIndex) {
+    double sharedCores, int applicationMasterNode, long seed, int runIndex, double timeScale) {
   public SimulationSpec {
     jobProperties = Map.copyOf(jobProperties);
     timeline = timeline == null ? Timeline.none() : timeline;
@@ -37,12 +39,12 @@ public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Ma
   public static SimulationSpec of(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
       TaskTimes times, Latencies latencies, long seed) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0, 0,
-        seed, 0);
+        seed, 0, 1);
   }
 
   public SimulationSpec withFaults(Timeline faults, SimulatedFaults.Slowdowns model) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model, sharedCores,
-        applicationMasterNode, seed, runIndex);
+        applicationMasterNode, seed, runIndex, timeScale);
   }
 
   private static double noSlowdownModel(Set<String> kinds) {

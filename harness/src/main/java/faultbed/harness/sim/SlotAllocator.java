@@ -93,12 +93,12 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     boolean reducesAllowed = job.getCompletedMaps() >= Math.ceil(slowStart * job.getTotalMaps());
     int liveSlots = 0;
     for (LiveNode node : nodes) {
-      liveSlots += node.alive ? node.node.slots() : 0;
+      liveSlots += node.alive && !node.lost ? node.node.slots() : 0; // the RM counts a frozen node until it is LOST
     }
     int reduceCap = maps.isEmpty() && failedMaps.isEmpty() ? Integer.MAX_VALUE : reduceRampUp(liveSlots);
     for (int k = 0; k < nodes.size(); k++) {
       LiveNode node = nodes.get((k + rotation) % nodes.size());
-      while (node.alive && node.freeSlots > 0) {
+      while (node.schedulable() && node.freeSlots > 0) {
         TaskAttemptId pick = first(failedMaps);
         if (pick == null && reducesAllowed && containers.heldByReduces() < reduceCap) {
           pick = first(reduces);

@@ -3,8 +3,11 @@ package faultbed.harness.sim;
 import faultbed.harness.timemodel.CpuSharing;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
@@ -15,7 +18,9 @@ import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptState;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 import org.apache.hadoop.mapreduce.v2.app.TaskHeartbeatHandler;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptDiagnosticsUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptFailEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptEventType;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptStatusUpdateEvent.TaskAttemptStatus;
@@ -27,11 +32,15 @@ import org.apache.hadoop.yarn.event.EventHandler;
  * until its time is up, then is done. A reduce shuffles until every map output is available (plus a
  * lag), sorts, reduces, then asks to commit and polls canCommit as ReduceTask does. Map outputs
  * follow the AM's own completion events, the stream reducers poll: a success makes an output
- * available and any later event for that map makes it obsolete. While shuffling, a reduce reports a
- * fetch failure for every output on a dead node that it had not copied before the node died.
+ * available and any later event for that map makes it obsolete. A reduce copies an output a shuffle
+ * lag after both exist; one its host stopped serving first is fetched as Hadoop 3.4's {@code Fetcher}
+ * and {@code ShuffleSchedulerImpl} fetch it (see {@link Fetching}). A frozen node's processes do
+ * nothing until it is thawed.
  */
 final class TaskProcesses {
   private static final Counters NO_COUNTERS = new Counters();
+  /** Shuffle.run looks for an error of its fetchers every 2 s (PROGRESS_FREQUENCY). */
+  private static final long SHUFFLE_CHECK_MILLIS = 2_000;
   /** ReduceTask polls the AM's canCommit once a second. */
   private static final long COMMIT_POLL_MILLIS = 1_000;
 
@@ -60,6 +69,12 @@ final class TaskProcesses {
     long reduceEnd;
     /** Bumped when a scheduled end no longer holds (a reduce's shuffle restarted, the node's speed changed). */
     int generation;
+    /** A reduce's fetches a fault got in the way of; null while none did. */
+    Fetching fetching;
+    /** Map outputs a reduce will report it could not fetch, with its next status. */
+    final List<TaskAttemptId> toReport = new ArrayList<>();
+    /** A reduce whose shuffle gave up on itself: it fetches no more, and fails at the shuffle's next check. */
+    boolean shuffleFailed;
 
     Process(TaskAttemptId attempt, Containers.Held container, long launch) {
       this.attempt = attempt;
@@ -115,11 +130,18 @@ final class TaskProcesses {
   private final Map<TaskAttemptId, Process> running = new HashMap<>();
   private final List<Process> runningReduces = new ArrayList<>();
   private final Output[] outputs;
-  private final List<Output> lostOutputs = new ArrayList<>();
+  /** Outputs on nodes whose shuffle server answers. */
   private int availableOutputs;
+  /** Nodes whose shuffle server does not answer, in the order they stopped. */
+  private final Set<LiveNode> unreachable = new LinkedHashSet<>();
+  private final FetchRules fetchRules;
+  /** ShuffleSchedulerImpl's abortFailureLimit: a reduce gives up after this many failures to fetch one output. */
+  private final int abortFailureLimit;
+  /** The longest run of a succeeded map, as reducers learn it from completion events. */
+  private long maxMapRuntime;
 
   TaskProcesses(EventLoop loop, EventHandler<Event> events, Job job, Containers containers, TaskTimes times,
-      Latencies latencies, TaskHeartbeatHandler heartbeats, int maps) {
+      Latencies latencies, TaskHeartbeatHandler heartbeats, int maps, FetchRules fetchRules) {
     this.loop = loop;
     this.events = events;
     this.job = job;
@@ -128,6 +150,8 @@ final class TaskProcesses {
     this.latencies = latencies;
     this.heartbeats = heartbeats;
     this.outputs = new Output[maps];
+    this.fetchRules = fetchRules;
+    this.abortFailureLimit = Math.max(30, maps / 10);
   }
 
   void start(Containers.Held container) {
@@ -143,6 +167,13 @@ final class TaskProcesses {
       reshare(container.node.machine);
     } else {
       runningReduces.add(process);
+      // its fetchers try every host with outputs at once, the ones that do not answer too
+      for (LiveNode host : unreachable) {
+        List<Output> on = currentOutputsOn(host);
+        if (!on.isEmpty()) {
+          fetching(process).owe(host, on, false);
+        }
+      }
       scheduleReduceEnd(process);
     }
     loop.after(latencies.report(), () -> report(process));
@@ -173,13 +204,21 @@ final class TaskProcesses {
     List<Process> runnable = new ArrayList<>();
     for (Process process : running.values()) {
       if (process.runnable && process.live() && process.container.node.machine == machine) {
+        if (process.container.node.frozen) {
+          // stopped where it is: its work left kept, no end scheduled until it is thawed
+          process.workLeft = process.workLeft(now);
+          process.since = now;
+          process.rate = 0;
+          process.generation++;
+          continue;
+        }
         runnable.add(process);
         tasks[machine.nodes.indexOf(process.container.node)]++;
       }
     }
     for (int i = 0; i < tasks.length; i++) {
       LiveNode node = machine.nodes.get(i);
-      loads.add(new CpuSharing.NodeLoad(node.alive ? tasks[i] + node.spinners : 0, node.cpuLimit));
+      loads.add(new CpuSharing.NodeLoad(node.alive && !node.frozen ? tasks[i] + node.spinners : 0, node.cpuLimit));
     }
     double[] perThread = CpuSharing.perThread(loads, machine.cores);
     runnable.sort(java.util.Comparator.comparing(p -> p.attempt.toString()));
@@ -257,41 +296,311 @@ final class TaskProcesses {
       return;
     }
     int index = attempt.getTaskId().getId();
-    if (outputs[index] != null && outputs[index].node.alive) {
+    if (outputs[index] != null && outputs[index].node.serving()) {
       availableOutputs--;
     }
     outputs[index] = null;
     if (event.getStatus() == TaskAttemptCompletionEventStatus.SUCCEEDED) {
+      maxMapRuntime = Math.max(maxMapRuntime, event.getAttemptRunTime());
       LiveNode node = containers.byAttempt(attempt).node;
       outputs[index] = new Output(attempt, node, loop.now());
-      if (node.alive) {
+      if (node.serving()) {
         availableOutputs++;
       }
       if (availableOutputs == outputs.length) {
         new ArrayList<>(runningReduces).forEach(this::scheduleReduceEnd);
+      } else if (!unreachable.isEmpty()) {
+        // a reduce that copied what a dead node held may need only this one
+        new ArrayList<>(runningReduces).stream().filter(r -> r.fetching != null).forEach(this::scheduleReduceEnd);
       }
     }
   }
 
-  /** The node's outputs cannot be fetched any more; reduces that had not finished copying wait again. */
-  void nodeDied(LiveNode node) {
+  /**
+   * The node's shuffle server stopped answering ({@code node.server} says how): every reduce still
+   * copying fetches what it had not copied from there as Hadoop's fetchers do; a copy in flight
+   * meets the failure at once.
+   */
+  void serverDown(LiveNode node) {
+    long now = loop.now();
+    node.unreachableSince = now;
+    unreachable.add(node);
+    List<Output> on = currentOutputsOn(node);
+    availableOutputs -= on.size();
+    for (Process reduce : new ArrayList<>(runningReduces)) {
+      if (!reduce.live() || (reduce.shuffleEnd >= 0 && reduce.shuffleEnd <= now) || on.isEmpty()) {
+        continue;
+      }
+      List<Output> owed = new ArrayList<>();
+      boolean inFlight = false;
+      for (Output output : on) {
+        long start = Math.max(output.since, reduce.launch);
+        if (start + latencies.shuffleLag() <= now) {
+          fetching(reduce).copiedAt.putIfAbsent(output.attempt.getTaskId().getId(), start + latencies.shuffleLag());
+        } else if (reduce.fetching == null || !reduce.fetching.copiedAt.containsKey(output.attempt.getTaskId().getId())) {
+          owed.add(output);
+          inFlight |= start <= now;
+        }
+      }
+      if (!owed.isEmpty()) {
+        if (reduce.shuffleEnd > now) {
+          reduce.shuffleEnd = -1;
+          reduce.generation++;
+        }
+        fetching(reduce).owe(node, owed, inFlight);
+      }
+    }
+    reshare(node.machine); // a dead or frozen node's tasks no longer take a share
+  }
+
+  /** The node's shuffle server answers again (a thawed node): fetches waiting on it go through. */
+  void serverUp(LiveNode node) {
+    node.server = LiveNode.Server.SERVING;
+    node.unreachableSince = -1;
+    unreachable.remove(node);
+    availableOutputs += currentOutputsOn(node).size();
+    for (Process reduce : new ArrayList<>(runningReduces)) {
+      if (reduce.fetching != null) {
+        reduce.fetching.hostAnswers(node);
+      }
+    }
+    if (availableOutputs == outputs.length) {
+      new ArrayList<>(runningReduces).forEach(this::scheduleReduceEnd);
+    }
+    reshare(node.machine);
+  }
+
+  private List<Output> currentOutputsOn(LiveNode node) {
+    List<Output> on = new ArrayList<>();
     for (Output output : outputs) {
       if (output != null && output.node == node) {
-        availableOutputs--;
-        lostOutputs.add(output);
+        on.add(output);
       }
     }
-    for (Process reduce : runningReduces) {
-      if (reduce.shuffleEnd > loop.now()) {
-        reduce.shuffleEnd = -1;
-        reduce.generation++;
+    return on;
+  }
+
+  private Fetching fetching(Process reduce) {
+    if (reduce.fetching == null) {
+      reduce.fetching = new Fetching(reduce);
+    }
+    return reduce.fetching;
+  }
+
+  /**
+   * A reduce's fetches from hosts that stopped answering, as Hadoop 3.4's reducer makes them: a
+   * fetch from such a host ends when {@code Fetcher.connect} gives up (after the connect timeout,
+   * refused or unanswered alike), when its read times out (a frozen server, or a copy in flight when
+   * the host went silent), or at once (a copy in flight when the host's server died: the connection is
+   * reset). Then {@code ShuffleSchedulerImpl.copyFailed} counts the failure for the host and for each
+   * output it was to bring, reports an output to the AM by {@link FetchRules#reports}, checks the
+   * reducer's health ({@code checkReducerHealth}: too many failures and too little progress, it gives
+   * up on itself) and penalises the host by the back-off before the next try. A try that finds the
+   * host answering copies what it owes after the shuffle lag.
+   */
+  private final class Fetching {
+    final Process reduce;
+    /** Map index to when this reduce copied its output, where a fault made that differ from the shuffle lag. */
+    final Map<Integer, Long> copiedAt = new HashMap<>();
+    /** What it still has to fetch from hosts that stopped answering, and how fetching from each goes. */
+    final Map<LiveNode, Host> hosts = new LinkedHashMap<>();
+    final Map<TaskAttemptId, Integer> failureCounts = new HashMap<>();
+    /** The FAILED_SHUFFLE counter. */
+    int failedFetches;
+
+    final class Host {
+      final LiveNode node;
+      final Set<Output> owed = new LinkedHashSet<>();
+      /** hostFailures: failed fetches since its last success. */
+      int failures;
+      boolean inFlight;
+      int generation;
+
+      Host(LiveNode node) {
+        this.node = node;
       }
     }
-    reshare(node.machine); // its tasks no longer take a share
+
+    Fetching(Process reduce) {
+      this.reduce = reduce;
+    }
+
+    void owe(LiveNode node, List<Output> owed, boolean readInFlight) {
+      Host host = hosts.computeIfAbsent(node, Host::new);
+      host.owed.addAll(owed);
+      if (!host.inFlight) {
+        fetch(host, readInFlight);
+      }
+    }
+
+    private void fetch(Host host, boolean readInFlight) {
+      int generation = ++host.generation;
+      host.inFlight = true;
+      long now = loop.now();
+      switch (host.node.server) {
+        case SERVING -> loop.after(latencies.shuffleLag(), () -> {
+          if (host.generation == generation) {
+            copied(host);
+          }
+        });
+        case REFUSING -> loop.at(now + (readInFlight ? 0 : fetchRules.connectTimeoutMs()), () ->
+            failed(host, generation, readInFlight, !readInFlight));
+        case SILENT -> loop.at(now + (readInFlight ? fetchRules.readTimeoutMs() : fetchRules.connectTimeoutMs()), () ->
+            failed(host, generation, readInFlight, false));
+        // the frozen host's kernel accepts the connection; the server never answers the request
+        case STALLED -> loop.at(now + fetchRules.readTimeoutMs(), () -> failed(host, generation, readInFlight, false));
+      }
+    }
+
+    /** The host answers again: a fetch waiting on it goes through; one in its back-off will at its next try. */
+    void hostAnswers(LiveNode node) {
+      Host host = hosts.get(node);
+      if (host != null && host.inFlight) {
+        fetch(host, false);
+      }
+    }
+
+    private void copied(Host host) {
+      if (!reduce.live() || reduce.shuffleFailed) {
+        return;
+      }
+      reduce.container.node.whenAwake(() -> {
+        for (Output output : host.owed) {
+          if (current(output)) {
+            copiedAt.putIfAbsent(output.attempt.getTaskId().getId(), loop.now());
+            failureCounts.remove(output.attempt);
+          }
+        }
+        hosts.remove(host.node);
+        host.inFlight = false;
+        scheduleReduceEnd(reduce);
+      });
+    }
+
+    private void failed(Host host, int generation, boolean readError, boolean refused) {
+      if (host.generation != generation || !reduce.live() || reduce.shuffleFailed) {
+        return;
+      }
+      reduce.container.node.whenAwake(() -> {
+        host.inFlight = false;
+        host.owed.removeIf(o -> !current(o) || copiedAt.containsKey(o.attempt.getTaskId().getId()));
+        if (host.owed.isEmpty()) {
+          hosts.remove(host.node);
+          scheduleReduceEnd(reduce);
+          return;
+        }
+        host.failures++;
+        long retry = Long.MAX_VALUE;
+        for (Output output : host.owed) {
+          int failures = failureCounts.merge(output.attempt, 1, Integer::sum);
+          if (failures >= abortFailureLimit) {
+            giveUp(failures + " failures downloading " + output.attempt);
+            return;
+          }
+          if (fetchRules.reports(failures, readError, refused, host.failures)) {
+            reduce.toReport.add(output.attempt);
+          }
+          if (unhealthy()) {
+            giveUp("Exceeded MAX_FAILED_UNIQUE_FETCHES; bailing-out.");
+            return;
+          }
+          failedFetches++;
+          retry = Math.min(retry, fetchRules.penaltyMs(failures));
+        }
+        int next = host.generation;
+        loop.after(retry, () -> {
+          if (host.generation == next && reduce.live() && !reduce.shuffleFailed) {
+            fetch(host, false);
+          }
+        });
+      });
+    }
+
+    /** ShuffleSchedulerImpl.checkReducerHealth, its thresholds as Hadoop 3.4 hard-codes them. */
+    private boolean unhealthy() {
+      long now = loop.now();
+      int done = 0;
+      long lastProgress = reduce.launch;
+      for (int i = 0; i < outputs.length; i++) {
+        long copy = copyTime(i);
+        if (copy >= 0 && copy <= now) {
+          done++;
+          lastProgress = Math.max(lastProgress, copy);
+        }
+      }
+      boolean healthy = (float) failedFetches / (failedFetches + done) < 0.5f;
+      boolean progressedEnough = (float) done / outputs.length >= 0.5f;
+      long minShuffleRun = Math.max(lastProgress - reduce.launch, maxMapRuntime);
+      boolean stalled = (float) (now - lastProgress) / minShuffleRun >= 0.5f;
+      int unique = failureCounts.size();
+      return (unique >= Math.min(outputs.length, 5) || unique == outputs.length - done) && !healthy
+          && (!progressedEnough || stalled);
+    }
+
+    /** When this reduce has (or will have) copied map {@code i}'s output; -1 while it cannot. */
+    long copyTime(int i) {
+      Long copy = copiedAt.get(i);
+      if (copy != null) {
+        return copy;
+      }
+      Output output = outputs[i];
+      if (output == null || !output.node.serving() || owes(output)) {
+        return -1;
+      }
+      return Math.max(output.since, reduce.launch) + latencies.shuffleLag();
+    }
+
+    private boolean owes(Output output) {
+      Host host = hosts.get(output.node);
+      return host != null && host.owed.contains(output);
+    }
+
+    /** When its shuffle ends, once every map's output is or will be copied; -1 before. */
+    long shuffleEnd() {
+      if (outputs.length - availableOutputs > copiedAt.size()) {
+        return -1;
+      }
+      long end = -1;
+      for (int i = 0; i < outputs.length; i++) {
+        long copy = copyTime(i);
+        if (copy < 0) {
+          return -1;
+        }
+        end = Math.max(end, copy);
+      }
+      return end;
+    }
+
+    /**
+     * The shuffle reports an error; Shuffle.run throws it at its next check, and the task's JVM tells
+     * the AM it failed, as YarnChild does. Status reports due before then still go out, with the
+     * fetch failures they carry.
+     */
+    private void giveUp(String why) {
+      reduce.shuffleFailed = true;
+      reduce.generation++;
+      long sinceLaunch = loop.now() - reduce.launch;
+      long check = reduce.launch + (sinceLaunch / SHUFFLE_CHECK_MILLIS + 1) * SHUFFLE_CHECK_MILLIS;
+      loop.at(check, () -> reduce.container.node.whenAwake(() -> {
+        if (reduce.live()) {
+          reduce.workDone = true; // it reports no more
+          events.handle(new TaskAttemptDiagnosticsUpdateEvent(reduce.attempt, "Error: " + why));
+          events.handle(new TaskAttemptFailEvent(reduce.attempt));
+        }
+      }));
+    }
+
+    private boolean current(Output output) {
+      return outputs[output.attempt.getTaskId().getId()] == output;
+    }
   }
 
   private void report(Process process) {
     if (!process.live() || process.workDone) {
+      return;
+    }
+    if (process.container.node.frozen) {
+      process.container.node.onThaw.add(() -> report(process));
       return;
     }
     long now = loop.now();
@@ -347,16 +656,9 @@ final class TaskProcesses {
       status.phase = Phase.SHUFFLE;
       status.stateString = "reduce > copy";
       status.progress = (float) availableOutputs / outputs.length / 3f;
-      List<TaskAttemptId> failed = new ArrayList<>();
-      for (Output lost : lostOutputs) {
-        boolean stillCurrent = outputs[lost.attempt.getTaskId().getId()] == lost;
-        boolean notCopied = Math.max(lost.since, reduce.launch) + latencies.shuffleLag() > lost.node.deathTime;
-        if (stillCurrent && notCopied) {
-          failed.add(lost.attempt);
-        }
-      }
-      if (!failed.isEmpty()) {
-        status.fetchFailedMaps = failed;
+      if (!reduce.toReport.isEmpty()) {
+        status.fetchFailedMaps = new ArrayList<>(reduce.toReport);
+        reduce.toReport.clear();
       }
     } else if (now < reduce.sortEnd) {
       status.phase = Phase.SORT;
@@ -375,10 +677,21 @@ final class TaskProcesses {
 
   /** Once every map output is there: the shuffle ends after the lag, the sort after its time, then the reduce works. */
   private void scheduleReduceEnd(Process reduce) {
-    if (!reduce.live() || reduce.shuffleEnd >= 0 || availableOutputs < outputs.length) {
+    if (!reduce.live() || reduce.shuffleEnd >= 0 || reduce.shuffleFailed) {
       return;
     }
-    reduce.shuffleEnd = Math.max(loop.now(), reduce.launch) + latencies.shuffleLag();
+    if (reduce.fetching == null) {
+      if (availableOutputs < outputs.length) {
+        return;
+      }
+      reduce.shuffleEnd = Math.max(loop.now(), reduce.launch) + latencies.shuffleLag();
+    } else {
+      long end = reduce.fetching.shuffleEnd();
+      if (end < 0) {
+        return;
+      }
+      reduce.shuffleEnd = Math.max(loop.now(), end);
+    }
     reduce.sortEnd = reduce.shuffleEnd + latencies.sort();
     reduce.reduceEnd = -1;
     int generation = ++reduce.generation;
@@ -408,7 +721,7 @@ final class TaskProcesses {
     send(status);
     events.handle(new TaskAttemptEvent(reduce.attempt, TaskAttemptEventType.TA_COMMIT_PENDING));
     // Task.commit asks canCommit at once (once the AM has heard commitPending), then once a second
-    loop.after(0, () -> pollCanCommit(reduce));
+    loop.after(0, () -> reduce.container.node.whenAwake(() -> pollCanCommit(reduce)));
   }
 
   private void pollCanCommit(Process reduce) {
@@ -416,13 +729,13 @@ final class TaskProcesses {
       return;
     }
     if (job.getTask(reduce.attempt.getTaskId()).canCommit(reduce.attempt)) {
-      loop.after(latencies.taskCommit(), () -> {
+      loop.after(latencies.taskCommit(), () -> reduce.container.node.whenAwake(() -> {
         if (reduce.live()) {
           events.handle(new TaskAttemptEvent(reduce.attempt, TaskAttemptEventType.TA_DONE));
         }
-      });
+      }));
     } else {
-      loop.after(COMMIT_POLL_MILLIS, () -> pollCanCommit(reduce));
+      loop.after(COMMIT_POLL_MILLIS, () -> reduce.container.node.whenAwake(() -> pollCanCommit(reduce)));
     }
   }
 }
