@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  * scenario (same seeds, faults, settings and blocks), and the simulated suite is read as the real one
  * was: each variant's median and p90 against the real ones, each comparison with the reference (the
  * Hodges-Lehmann ratio) against the real ratio's 95 % interval and direction. A negative control
- * simulates every variant with the reference's speculation, so the variants differ in nothing the
+ * simulates every variant with the reference's speculation and settings, so the variants differ in nothing the
  * simulation sees: criteria that it also passes would not be evidence.
  */
 public final class SimValidation {
@@ -133,13 +133,16 @@ public final class SimValidation {
       }
     }
     if (sameAs != null && s.has("variants")) {
-      JsonNode speculation = s.path("variants").path(sameAs).path("speculation");
+      // every variant as the reference in what a variant tunes (speculation, settings); its faults its own
+      JsonNode reference = s.path("variants").path(sameAs);
       for (Iterator<Map.Entry<String, JsonNode>> it = s.get("variants").fields(); it.hasNext(); ) {
         ObjectNode v = (ObjectNode) it.next().getValue();
-        if (speculation.isMissingNode()) {
-          v.remove("speculation");
-        } else {
-          v.set("speculation", speculation);
+        for (String field : List.of("speculation", "hadoop")) {
+          if (reference.has(field)) {
+            v.set(field, reference.get(field));
+          } else {
+            v.remove(field);
+          }
         }
       }
     }

@@ -18,6 +18,23 @@ class SimValidationTest {
   private static final Path PUBLISHED = Path.of("published", "sim-validation", "validation.json");
   private static final String SUITE = "samr-long-maps";
 
+  /** The failure-detection suite: crashes and freezes, the reducers' fetch failures, every setting its own. */
+  @Test
+  void theFailureDetectionSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
+    String suite = "dinu-ng-thresholds";
+    ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + suite,
+        "--machine-cores", "2", "--progress-from", "published/progress-profile", "--out", dir.toString());
+    assertTrue(r.code() <= 1, r.out() + r.err());
+    SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),
+        SimValidation.Result.class);
+    SimValidation.Result published = RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
+    assertEquals(published.variants().stream().filter(v -> v.suite().equals(suite)).toList(), fresh.variants());
+    assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(suite)).toList(), fresh.comparisons());
+    // the negative control runs every variant with the reference's settings: its crash variants are the reference
+    assertTrue(fresh.comparisons().stream().filter(c -> c.negativeControl() && c.variant().endsWith("-crash"))
+        .allMatch(c -> c.simulatedRatio() == 1.0), fresh.comparisons().toString());
+  }
+
   @Test
   void aPublishedSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
     ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + SUITE,

@@ -41,6 +41,7 @@ final class Containers {
   private final Map<TaskAttemptId, Held> byAttempt = new HashMap<>();
   private long sequence;
   private int heldByReduces;
+  private int heldByMaps;
 
   Containers(ApplicationAttemptId appAttemptId) {
     this.appAttemptId = appAttemptId;
@@ -54,6 +55,8 @@ final class Containers {
     byAttempt.put(attempt, held);
     if (held.isReduce()) {
       heldByReduces++;
+    } else {
+      heldByMaps++;
     }
     return Container.newInstance(held.id, node.nodeId, node.httpAddress, SIZE, PRIORITY, null);
   }
@@ -68,6 +71,8 @@ final class Containers {
     }
     if (held.isReduce()) {
       heldByReduces--;
+    } else {
+      heldByMaps--;
     }
   }
 
@@ -86,6 +91,23 @@ final class Containers {
 
   int heldByReduces() {
     return heldByReduces;
+  }
+
+  /** Maps holding a container now. */
+  int heldByMaps() {
+    return heldByMaps;
+  }
+
+  /** The reduces holding a container now, oldest first. */
+  List<TaskAttemptId> reducesHolding() {
+    List<Held> held = new ArrayList<>();
+    for (Held h : byId.values()) {
+      if (h.isReduce() && !h.released) {
+        held.add(h);
+      }
+    }
+    held.sort(Comparator.comparingLong(h -> h.id.getContainerId()));
+    return held.stream().map(h -> h.attempt).toList();
   }
 
   /** The node's unreleased containers, oldest first. */

@@ -63,21 +63,26 @@ final class EventLoop implements Dispatcher {
     at(clock.getTime() + delayMillis, action);
   }
 
-  /** Dispatches queued events, then fires timers in order, until done holds or the limit passes. */
-  void runUntil(BooleanSupplier done, long limitTime) {
+  /**
+   * Dispatches queued events, then fires timers in order, until done holds, nothing is left to happen
+   * or the limit passes; says which of the last two stopped it, or null.
+   */
+  String runUntil(BooleanSupplier done, long limitTime) {
     drain();
     while (!done.getAsBoolean()) {
-      Timer next = timers.poll();
+      Timer next = timers.peek();
       if (next == null) {
-        throw new IllegalStateException("nothing left to happen but the job is not done");
+        return "nothing was left to happen";
       }
       if (next.time > limitTime) {
-        throw new IllegalStateException("the job ran past virtual time " + limitTime);
+        return "it was still running at the simulation's limit of virtual time";
       }
+      timers.poll();
       clock.advanceTo(next.time);
       next.action.run();
       drain();
     }
+    return null;
   }
 
   void drain() {

@@ -147,7 +147,7 @@ public final class Simulation {
         livenessPhase, conf.getLong(YarnConfiguration.CLIENT_NM_CONNECT_MAX_WAIT_MS,
             YarnConfiguration.DEFAULT_CLIENT_NM_CONNECT_MAX_WAIT_MS));
     context.setFinishingMonitor(nodeManagers.finishingMonitor());
-    SlotAllocator allocator = new SlotAllocator(nodes, containers, job, conf, replicas, events);
+    SlotAllocator allocator = new SlotAllocator(nodes, containers, job, conf, replicas, events, clock::getTime);
     PrivateHadoopCalls hadoop = new PrivateHadoopCalls(heartbeats);
     SpeculatorOnTheClock speculator = speculator(conf, context, hadoop);
     SimulatedFaults faults = new SimulatedFaults(loop, nodes, spec.applicationMasterNode(), processes, nodeManagers,
@@ -181,11 +181,21 @@ public final class Simulation {
     repeat(spec.latencies().heartbeat(), allocator::heartbeat);
     long checkInterval = conf.getLong(MRJobConfig.TASK_TIMEOUT_CHECK_INTERVAL_MS, 30_000);
     repeat(checkInterval, () -> hadoop.checkHeartbeats(clock.getTime()));
-    loop.runUntil(() -> jobEnd >= 0, jobStart + VIRTUAL_TIME_LIMIT);
+    String stuck = loop.runUntil(() -> jobEnd >= 0, jobStart + VIRTUAL_TIME_LIMIT);
     faults.jobEnded();
     List<String> notes = new ArrayList<>();
-    if (jobEnd < 0) {
-      notes.add("the job was still running after " + VIRTUAL_TIME_LIMIT / 3_600_000 + " virtual hours");
+    if (stuck != null) {
+      // a simulation defect, kept in the record with what every unfinished task was doing
+      List<String> unfinished = new ArrayList<>();
+      for (Task task : job.getTasks().values()) {
+        if (!task.isFinished()) {
+          unfinished.add(task.getID() + " " + task.getState() + " " + task.getAttempts().values().stream()
+              .map(a -> a.getID().getId() + ":" + a.getState()).sorted().toList());
+        }
+      }
+      java.util.Collections.sort(unfinished);
+      notes.add("the simulated job did not end: " + stuck + " (" + (clock.getTime() - jobStart) / 1000
+          + " virtual s); unfinished: " + String.join("; ", unfinished));
     }
     List<RunRecord.FaultEvent> faultEvents = faults.events(notes);
     decisions.addAll(SpeculationLogReader.policyDecisions(speculator.logsNothing() ? List.of() : speculator.logLines(), nodeIndex, jobStart));

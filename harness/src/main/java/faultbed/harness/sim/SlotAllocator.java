@@ -24,9 +24,10 @@ import org.apache.hadoop.yarn.event.EventHandler;
  * start): maps whose earlier attempt failed first, then reduces once slow-start allows and within
  * the share RMContainerAllocator's ramp-up gives them, then maps with a replica of their split on the node, then any map. The replica
  * locations come from the simulation, not from the requests: Hadoop is given splits without hosts
- * (see Simulation). Hadoop's own RMContainerAllocator can run
+ * (see Simulation). When maps wait and only reduces hold containers it preempts reduces as
+ * RMContainerAllocator.preemptReducesIfNeeded does. Hadoop's own RMContainerAllocator can run
  * against a simulated scheduler too, but it needs an MRAppMaster instance and leaves a thread
- * behind, so this engine does not carry it; node blacklisting and preemption are therefore absent.
+ * behind, so this engine does not carry it; node blacklisting is therefore absent.
  */
 final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
   /** Visiting nodes from a different start each heartbeat spreads work like a real scheduler's order. */
@@ -42,11 +43,24 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
   private final LinkedHashMap<TaskAttemptId, ContainerRequestEvent> maps = new LinkedHashMap<>();
   private final LinkedHashMap<TaskAttemptId, ContainerRequestEvent> reduces = new LinkedHashMap<>();
   private final Map<String, ArrayDeque<TaskAttemptId>> mapsByHost = new HashMap<>();
+  private final Map<TaskAttemptId, Long> requestedAt = new HashMap<>();
+  private final java.util.Set<TaskAttemptId> preempting = new java.util.HashSet<>();
+  private final java.util.function.LongSupplier clock;
+  private final long unconditionalPreemptDelayMs;
+  private final long noHeadroomPreemptDelayMs;
+  private final float preemptionLimit;
   private final String[][] replicasByMap;
   private int rotation;
 
   SlotAllocator(List<LiveNode> nodes, Containers containers, Job job, Configuration conf,
-      String[][] replicasByMap, EventHandler<Event> events) {
+      String[][] replicasByMap, EventHandler<Event> events, java.util.function.LongSupplier clock) {
+    this.clock = clock;
+    this.unconditionalPreemptDelayMs = 1000L * conf.getInt(MRJobConfig.MR_JOB_REDUCER_UNCONDITIONAL_PREEMPT_DELAY_SEC,
+        MRJobConfig.DEFAULT_MR_JOB_REDUCER_UNCONDITIONAL_PREEMPT_DELAY_SEC);
+    this.noHeadroomPreemptDelayMs = 1000L * conf.getInt(MRJobConfig.MR_JOB_REDUCER_PREEMPT_DELAY_SEC,
+        MRJobConfig.DEFAULT_MR_JOB_REDUCER_PREEMPT_DELAY_SEC);
+    this.preemptionLimit = conf.getFloat(MRJobConfig.MR_AM_JOB_REDUCE_PREEMPTION_LIMIT,
+        MRJobConfig.DEFAULT_MR_AM_JOB_REDUCE_PREEMPTION_LIMIT);
     this.replicasByMap = replicasByMap;
     this.nodes = nodes;
     this.containers = containers;
@@ -64,6 +78,7 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     switch (event.getType()) {
       case CONTAINER_REQ -> {
         ContainerRequestEvent request = (ContainerRequestEvent) event;
+        requestedAt.put(attempt, clock.getAsLong());
         if (attempt.getTaskId().getTaskType() == TaskType.REDUCE) {
           reduces.put(attempt, request);
         } else if (request.getEarlierAttemptFailed()) {
@@ -76,6 +91,8 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
         }
       }
       case CONTAINER_DEALLOCATE -> {
+        requestedAt.remove(attempt);
+        preempting.remove(attempt);
         if (maps.remove(attempt) == null && failedMaps.remove(attempt) == null
             && reduces.remove(attempt) == null) {
           Containers.Held held = containers.byAttempt(attempt);
@@ -95,7 +112,9 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     for (LiveNode node : nodes) {
       liveSlots += node.alive && !node.lost ? node.node.slots() : 0; // the RM counts a frozen node until it is LOST
     }
-    int reduceCap = maps.isEmpty() && failedMaps.isEmpty() ? Integer.MAX_VALUE : reduceRampUp(liveSlots);
+    // RMContainerAllocator schedules no new reduce in a heartbeat that preempted one
+    int reduceCap = preemptReducesIfNeeded(liveSlots) ? 0
+        : maps.isEmpty() && failedMaps.isEmpty() ? Integer.MAX_VALUE : reduceRampUp(liveSlots);
     for (int k = 0; k < nodes.size(); k++) {
       LiveNode node = nodes.get((k + rotation) % nodes.size());
       while (node.schedulable() && node.freeSlots > 0) {
@@ -112,6 +131,7 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
         if (pick == null) {
           break;
         }
+        requestedAt.remove(pick);
         events.handle(new TaskAttemptContainerAssignedEvent(pick, containers.allocate(pick, node), null));
       }
     }
@@ -134,6 +154,67 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
       reduces += mapShare - mapsScheduled;
     }
     return (int) Math.floor(reduces);
+  }
+
+  /**
+   * RMContainerAllocator.preemptReducesIfNeeded, a container a slot: when maps wait and no map holds
+   * a container, reduces (least progress first) are killed to make room: once maps have waited the
+   * unconditional delay (300 s by default) whatever the room, or, when no slot is free beyond the
+   * reduces waiting for one, once they have waited the no-headroom delay (0 by default). Without it,
+   * reduces waiting for a lost node's maps could hold every slot those maps need.
+   */
+  private boolean preemptReducesIfNeeded(int liveSlots) {
+    preempting.removeIf(a -> containers.byAttempt(a) == null || containers.byAttempt(a).released);
+    if (containers.heldByReduces() == 0 || containers.heldByMaps() > 0 || (maps.isEmpty() && failedMaps.isEmpty())) {
+      return false;
+    }
+    if (unconditionalPreemptDelayMs >= 0) {
+      int hanging = hangingMaps(unconditionalPreemptDelayMs);
+      if (hanging > 0) {
+        preempt(hanging, liveSlots);
+        return true;
+      }
+    }
+    int free = 0;
+    for (LiveNode node : nodes) {
+      free += node.schedulable() ? node.freeSlots : 0;
+    }
+    if (free - reduces.size() > 0) {
+      return false;
+    }
+    int hanging = hangingMaps(noHeadroomPreemptDelayMs);
+    if (hanging > 0) {
+      preempt(hanging, liveSlots);
+      return true;
+    }
+    return false;
+  }
+
+  private int hangingMaps(long delayMs) {
+    if (delayMs <= 0) {
+      return maps.size() + failedMaps.size();
+    }
+    long now = clock.getAsLong();
+    int hanging = 0;
+    for (TaskAttemptId attempt : java.util.stream.Stream.concat(maps.keySet().stream(), failedMaps.keySet().stream()).toList()) {
+      if (now - requestedAt.getOrDefault(attempt, now) > delayMs) {
+        hanging++;
+      }
+    }
+    return hanging;
+  }
+
+  private void preempt(int hangingMaps, int liveSlots) {
+    int limit = (int) Math.ceil((liveSlots - 1) * preemptionLimit);
+    int toPreempt = Math.min(Math.max(1, limit), hangingMaps) - preempting.size();
+    List<TaskAttemptId> candidates = new java.util.ArrayList<>(containers.reducesHolding());
+    candidates.removeAll(preempting);
+    candidates.sort(java.util.Comparator.comparingDouble(a -> job.getTask(a.getTaskId()).getAttempt(a).getProgress()));
+    for (int i = 0; i < toPreempt && i < candidates.size(); i++) {
+      preempting.add(candidates.get(i));
+      events.handle(new org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent(candidates.get(i),
+          RMContainerAllocator.RAMPDOWN_DIAGNOSTIC));
+    }
   }
 
   private TaskAttemptId nodeLocalMap(LiveNode node) {

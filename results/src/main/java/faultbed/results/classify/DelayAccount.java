@@ -186,14 +186,14 @@ public record DelayAccount(long delayMs, long referenceMs, String reference, lon
 
   /** Whether the attempt redid work the failed node had: its task ran there before the failure, and it started after. */
   private static boolean redone(RunRecord r, AttemptRecord a, int node, long tf) {
-    return a.startMs() >= tf && r.attempts().stream().anyMatch(o -> o.taskId().equals(a.taskId())
+    return a.startMs() != null && a.startMs() >= tf && r.attempts().stream().anyMatch(o -> o.taskId().equals(a.taskId())
         && o.node() != null && o.node() == node && o.startMs() != null && o.startMs() <= tf);
   }
 
   /** Whether the attempt ran under an ApplicationMaster attempt that started after the failure. */
   private static boolean underNewAm(RunRecord r, AttemptRecord a, long tf) {
     if (a.amAttempt() == null) {
-      return a.attempt() >= 1000 && a.startMs() >= tf; // records from before AM attempts were kept
+      return a.attempt() >= 1000 && a.startMs() != null && a.startMs() >= tf; // records from before AM attempts were kept
     }
     return r.amAttempts().stream().anyMatch(am -> am.attempt() == a.amAttempt() && am.attempt() > 1
         && am.startMs() != null && am.startMs() >= tf);

@@ -482,6 +482,12 @@ public final class DinuNgClassifier {
         if (!a.speculative()) {
           continue;
         }
+        if (a.startMs() == null) {
+          // asked for, killed before it had a container: it did nothing
+          evidence.add(String.format(Locale.ROOT, "speculative %s attempt %s never started, %s",
+              a.type().toLowerCase(Locale.ROOT), shortName(a.attemptId()), a.state()));
+          continue;
+        }
         mechanisms.add(isMap(a) ? Mechanism.SPECULATIVE_MAP : Mechanism.SPECULATIVE_REDUCER);
         evidence.add(String.format(Locale.ROOT, "speculative %s attempt %s on node %s from %s (%s the failure), %s",
             a.type().toLowerCase(Locale.ROOT), shortName(a.attemptId()), a.node(), s(a.startMs()),
