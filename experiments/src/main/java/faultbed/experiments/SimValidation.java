@@ -106,19 +106,59 @@ public final class SimValidation {
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
     TimeModel.fit(name + "-" + reference, fitted, progressOnly, machineCores).write(model);
-    List<RunRecord> simulated = simulate(simScenario(scenario, model, null), name, folder.resolve("simulated"));
-    List<RunRecord> control = simulate(simScenario(scenario, model, reference), name + "-control",
+    Map<String, Map<String, String>> replayed = replayed(real);
+    List<RunRecord> simulated = simulate(simScenario(scenario, model, null, replayed), name, folder.resolve("simulated"));
+    List<RunRecord> control = simulate(simScenario(scenario, model, reference, replayed), name + "-control",
         folder.resolve("negative-control"));
     collect(name, reference, real, simulated, false, variants, comparisons);
     collect(name, reference, real, control, true, variants, comparisons);
   }
 
   /**
-   * The suite's scenario on the sim backend: the fitted model, every node on one machine of the
-   * machine's cores, no warm-up (nothing to warm); with {@code sameAs}, every variant speculates as
-   * that one does.
+   * What each real run's cluster decided that the simulation must replay, per variant, as the sim
+   * backend's settings: where the ResourceManager put the AM ({@code faultbed.sim.am-nodes}, from
+   * records that keep it) and which node each fault struck ({@code faultbed.sim.fault-nodes}). Both
+   * are the cluster's choices, not the AM's: a fault aimed at a random node sparing the AM struck
+   * whichever node the AM was not on, so a simulation that placed its AM elsewhere would crash other
+   * nodes than the real runs did.
    */
-  private ObjectNode simScenario(JsonNode original, Path model, String sameAs) {
+  static Map<String, Map<String, String>> replayed(List<RunRecord> real) {
+    Map<String, java.util.TreeMap<Integer, RunRecord>> byVariant = new java.util.TreeMap<>();
+    for (RunRecord r : real) {
+      if (r.runIndex() >= 0) {
+        byVariant.computeIfAbsent(r.variant(), v -> new java.util.TreeMap<>()).put(r.runIndex(), r);
+      }
+    }
+    Map<String, Map<String, String>> out = new java.util.LinkedHashMap<>();
+    byVariant.forEach((variant, runs) -> {
+      List<String> am = new ArrayList<>();
+      List<String> faults = new ArrayList<>();
+      for (int i = 0; i <= runs.lastKey(); i++) {
+        RunRecord r = runs.get(i);
+        Integer amNode = r == null || r.amAttempts() == null || r.amAttempts().isEmpty() ? null
+            : r.amAttempts().get(0).node();
+        am.add(amNode == null ? "-" : amNode.toString());
+        faults.add(r == null || r.faults().isEmpty() ? "-" : String.join("/",
+            r.faults().stream().map(f -> f.node() < 0 ? "-" : Integer.toString(f.node())).toList()));
+      }
+      Map<String, String> settings = new java.util.LinkedHashMap<>();
+      if (am.stream().anyMatch(n -> !n.equals("-"))) {
+        settings.put("faultbed.sim.am-nodes", String.join(",", am));
+      }
+      if (faults.stream().anyMatch(n -> !n.replace("/", "").replace("-", "").isEmpty())) {
+        settings.put("faultbed.sim.fault-nodes", String.join(",", faults));
+      }
+      out.put(variant, settings);
+    });
+    return out;
+  }
+
+  /**
+   * The suite's scenario on the sim backend: the fitted model, every node on one machine of the
+   * machine's cores, each run's AM and faults where the real run had them, no warm-up (nothing to warm); with
+   * {@code sameAs}, every variant speculates and is set as that one is.
+   */
+  private ObjectNode simScenario(JsonNode original, Path model, String sameAs, Map<String, Map<String, String>> replayed) {
     ObjectNode s = original.deepCopy();
     ObjectNode cluster = s.has("cluster") ? (ObjectNode) s.get("cluster") : s.putObject("cluster");
     cluster.put("backend", "sim");
@@ -139,11 +179,20 @@ public final class SimValidation {
         ObjectNode v = (ObjectNode) it.next().getValue();
         for (String field : List.of("speculation", "hadoop")) {
           if (reference.has(field)) {
-            v.set(field, reference.get(field));
+            v.set(field, reference.get(field).deepCopy());
           } else {
             v.remove(field);
           }
         }
+      }
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = s.path("variants").fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> v = it.next();
+      Map<String, String> settings = replayed.getOrDefault(v.getKey(), Map.of());
+      if (!settings.isEmpty()) {
+        ObjectNode variant = (ObjectNode) v.getValue();
+        ObjectNode own = variant.has("hadoop") ? (ObjectNode) variant.get("hadoop") : variant.putObject("hadoop");
+        settings.forEach(own::put);
       }
     }
     return s;

@@ -67,6 +67,12 @@ class SimScenarioTest {
             "workload.type: the time model \"default\" knows [sort, wordcount], got \"synthetic\""},
         {"\"hadoop\": { \"faultbed.sim.model\": \"no-such-model.json\" }", "hadoop.faultbed.sim.model: time model"},
         {"\"hadoop\": { \"faultbed.sim.shared-cores\": \"two\" }", "hadoop.faultbed.sim.shared-cores: expected a positive"},
+        {"\"hadoop\": { \"faultbed.sim.am-nodes\": \"1,4\" }",
+            "hadoop.faultbed.sim.am-nodes: expected node indices below 4 or \"-\", e.g. \"2,0,-,3\", got \"4\" for run 1"},
+        {"\"hadoop\": { \"faultbed.sim.am-nodes\": \"1/2\" }",
+            "hadoop.faultbed.sim.am-nodes: expected one node index or \"-\" for each run"},
+        {"\"hadoop\": { \"faultbed.sim.fault-nodes\": \"2/x\" }",
+            "hadoop.faultbed.sim.fault-nodes: expected node indices below 4 or \"-\", e.g. \"2/2,0/0,-\", got \"x\" for run 0"},
     };
     for (String[] c : cases) {
       String text = "{ \"name\": \"t\", \"cluster\": { \"backend\": \"sim\" }, "

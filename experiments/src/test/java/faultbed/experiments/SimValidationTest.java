@@ -30,9 +30,10 @@ class SimValidationTest {
     SimValidation.Result published = RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
     assertEquals(published.variants().stream().filter(v -> v.suite().equals(suite)).toList(), fresh.variants());
     assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(suite)).toList(), fresh.comparisons());
-    // the negative control runs every variant with the reference's settings: its crash variants are the reference
+    // the negative control runs every variant with the reference's settings: its crash variants differ from
+    // the reference only in where their real runs' AM and crash were, which moves them by under 2 %
     assertTrue(fresh.comparisons().stream().filter(c -> c.negativeControl() && c.variant().endsWith("-crash"))
-        .allMatch(c -> c.simulatedRatio() == 1.0), fresh.comparisons().toString());
+        .allMatch(c -> Math.abs(Math.log(c.simulatedRatio())) < 0.02), fresh.comparisons().toString());
   }
 
   @Test

@@ -85,6 +85,16 @@ public final class SimBackend extends Backend {
       return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.SHARED_CORES, "expected a positive number of"
           + " cores, e.g. \"2\", got \"" + shared + "\""));
     }
+    try {
+      SimCluster.amNodes(spec);
+    } catch (IllegalArgumentException e) {
+      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.AM_NODES, e.getMessage()));
+    }
+    try {
+      SimCluster.faultNodes(spec);
+    } catch (IllegalArgumentException e) {
+      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.FAULT_NODES, e.getMessage()));
+    }
     if (workload.concurrentJobs() > 1) {
       return Optional.of(new Fault.Unsupported("workload.concurrentJobs", "the simulation runs one job at a time;"
           + " expected 1, got " + workload.concurrentJobs()));

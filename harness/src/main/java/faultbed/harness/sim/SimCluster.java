@@ -55,6 +55,18 @@ final class SimCluster implements Cluster {
    * gate must not take for an effect.
    */
   static final String STREAM = "faultbed.sim.stream";
+  /**
+   * The cluster setting that says where each run's AM runs, by run index ("2,0,-,3"; "-" leaves it to
+   * the draw): to replay a real suite, where the ResourceManager, not the AM, placed it.
+   */
+  static final String AM_NODES = "faultbed.sim.am-nodes";
+  /**
+   * The cluster setting that says which node each fault of each run strikes, to replay a real suite:
+   * runs separated by commas, a run's steps by slashes, "-" for a step that chooses as the fault
+   * driver does ("2/2,0/0,-"). A step that spares the AM's node keeps sparing it: the AM moves off a
+   * node such a step strikes.
+   */
+  static final String FAULT_NODES = "faultbed.sim.fault-nodes";
   /** Nodes per rack: a top-of-rack switch's worth, so a large cluster has racks as real ones do. */
   private static final int NODES_PER_RACK = 40;
 
@@ -120,8 +132,9 @@ final class SimCluster implements Cluster {
     long seed = seed(run.seed(), spec.hadoop().get(STREAM));
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
         ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
-        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")), applicationMasterNode(seed, cluster), seed,
-        run.runIndex(), spec.timeScale());
+        Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")),
+        applicationMasterNode(spec, run, seed, cluster), seed, run.runIndex(), spec.timeScale(),
+        faultNodes(spec).getOrDefault(run.runIndex(), List.of()));
 
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();
@@ -138,6 +151,78 @@ final class SimCluster implements Cluster {
   /** The run's seed, or with a stream label a seed of that stream's own. */
   static long seed(long runSeed, String stream) {
     return stream == null ? runSeed : new java.util.SplittableRandom(runSeed ^ (long) stream.hashCode() << 32).nextLong();
+  }
+
+  /** The AM nodes {@value #AM_NODES} sets, by run index; throws IllegalArgumentException naming what is wrong. */
+  static Map<Integer, Integer> amNodes(ClusterSpec spec) {
+    Map<Integer, Integer> out = new java.util.HashMap<>();
+    replayed(spec, AM_NODES, "\"2,0,-,3\"").forEach((run, nodes) -> {
+      if (nodes.size() != 1) {
+        throw new IllegalArgumentException("expected one node index or \"-\" for each run, e.g. \"2,0,-,3\", got "
+            + nodes.size() + " for run " + run);
+      }
+      if (nodes.get(0) != null) {
+        out.put(run, nodes.get(0));
+      }
+    });
+    return out;
+  }
+
+  /** The fault nodes {@value #FAULT_NODES} sets, by run index then step. */
+  static Map<Integer, List<Integer>> faultNodes(ClusterSpec spec) {
+    return replayed(spec, FAULT_NODES, "\"2/2,0/0,-\"");
+  }
+
+  private static Map<Integer, List<Integer>> replayed(ClusterSpec spec, String key, String example) {
+    String value = spec.hadoop().get(key);
+    Map<Integer, List<Integer>> out = new java.util.HashMap<>();
+    if (value == null) {
+      return out;
+    }
+    String[] runs = value.split(",", -1);
+    for (int i = 0; i < runs.length; i++) {
+      List<Integer> nodes = new ArrayList<>();
+      for (String entry : runs[i].split("/", -1)) {
+        entry = entry.trim();
+        if (entry.equals("-")) {
+          nodes.add(null);
+          continue;
+        }
+        int node;
+        try {
+          node = Integer.parseInt(entry);
+        } catch (NumberFormatException e) {
+          node = -1;
+        }
+        if (node < 0 || node >= spec.nodes()) {
+          throw new IllegalArgumentException("expected node indices below " + spec.nodes() + " or \"-\", e.g. "
+              + example + ", got \"" + entry + "\" for run " + i);
+        }
+        nodes.add(node);
+      }
+      out.put(i, nodes);
+    }
+    return out;
+  }
+
+  /**
+   * Where the run's AM goes: as {@value #AM_NODES} says, else drawn from the seed; off any node a
+   * replayed fault that spares the AM strikes, which cannot have held it.
+   */
+  private static int applicationMasterNode(ClusterSpec spec, RunSpec run, long seed, SimulatedCluster cluster) {
+    int am = amNodes(spec).getOrDefault(run.runIndex(), applicationMasterNode(seed, cluster));
+    List<Integer> replayed = faultNodes(spec).getOrDefault(run.runIndex(), List.of());
+    java.util.Set<Integer> spared = new java.util.HashSet<>();
+    List<faultbed.harness.timeline.Timeline.Step> steps = run.timeline().steps();
+    for (int i = 0; i < steps.size() && i < replayed.size(); i++) {
+      if (replayed.get(i) != null && steps.get(i).fault().target() instanceof faultbed.harness.timeline.Target.SparingAm) {
+        spared.add(replayed.get(i));
+      }
+    }
+    for (int k = 0; k < cluster.nodes().size() && spared.contains(am); k++) {
+      am = (am + 1) % cluster.nodes().size();
+    }
+    return am;
   }
 
   private static int applicationMasterNode(long seed, SimulatedCluster cluster) {

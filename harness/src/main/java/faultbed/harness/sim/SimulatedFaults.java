@@ -125,11 +125,14 @@ final class SimulatedFaults {
   private final Slowdowns slowdowns;
   private final Set<Timeline.Step> baseline;
   private final List<Armed> armed = new ArrayList<>();
+  private final List<Integer> replayedNodes;
   private long jobStart;
   private boolean ended;
 
   SimulatedFaults(EventLoop loop, List<LiveNode> nodes, int applicationMasterNode, TaskProcesses processes,
-      NodeManagers nodeManagers, Job job, Slowdowns slowdowns, Timeline timeline, long seed, int runIndex) {
+      NodeManagers nodeManagers, Job job, Slowdowns slowdowns, Timeline timeline, long seed, int runIndex,
+      List<Integer> replayedNodes) {
+    this.replayedNodes = replayedNodes;
     this.loop = loop;
     this.nodes = nodes;
     this.applicationMasterNode = applicationMasterNode;
@@ -290,6 +293,9 @@ final class SimulatedFaults {
     }
     if (target instanceof Target.Same) {
       return a.order == 0 ? null : armed.get(a.order - 1).node;
+    }
+    if (a.order < replayedNodes.size() && replayedNodes.get(a.order) != null) {
+      return replayedNodes.get(a.order); // where the real run's fault struck
     }
     return candidates(target, n -> false).stream().min(Comparator.comparingInt(a.preference::indexOf)).orElse(null);
   }

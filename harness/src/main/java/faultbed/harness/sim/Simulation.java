@@ -151,7 +151,7 @@ public final class Simulation {
     PrivateHadoopCalls hadoop = new PrivateHadoopCalls(heartbeats);
     SpeculatorOnTheClock speculator = speculator(conf, context, hadoop);
     SimulatedFaults faults = new SimulatedFaults(loop, nodes, spec.applicationMasterNode(), processes, nodeManagers,
-        job, spec.slowdowns(), spec.timeline(), spec.seed(), spec.runIndex());
+        job, spec.slowdowns(), spec.timeline(), spec.seed(), spec.runIndex(), spec.replayedFaultNodes());
 
     route(job, allocator, nodeManagers, new StandInCommitter(loop, events, jobId, spec.latencies()),
         speculator.speculator(), conf);

@@ -1,6 +1,7 @@
 package faultbed.harness.sim;
 
 import faultbed.harness.timeline.Timeline;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,12 +22,17 @@ import java.util.Set;
  * @param runIndex              the run's index, for a stratified fault time
  * @param timeScale             the run's time scale, by which Hadoop's hard-coded shuffle back-off and
  *                              connect retry unit are scaled as the time-scale agent scales them
+ * @param replayedFaultNodes    per step of the timeline, the node it strikes, replaying a real run
+ *                              (null, or a list too short: the step chooses as the fault driver does)
  */
 public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
     TaskTimes times, Latencies latencies, Timeline timeline, SimulatedFaults.Slowdowns slowdowns,
-    double sharedCores, int applicationMasterNode, long seed, int runIndex, double timeScale) {
+    double sharedCores, int applicationMasterNode, long seed, int runIndex, double timeScale,
+    List<Integer> replayedFaultNodes) {
   public SimulationSpec {
     jobProperties = Map.copyOf(jobProperties);
+    replayedFaultNodes = replayedFaultNodes == null ? List.of()
+        : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(replayedFaultNodes));
     timeline = timeline == null ? Timeline.none() : timeline;
     slowdowns = slowdowns == null ? SimulationSpec::noSlowdownModel : slowdowns;
     if (applicationMasterNode < 0 || applicationMasterNode >= cluster.nodes().size()) {
@@ -39,12 +45,12 @@ public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Ma
   public static SimulationSpec of(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
       TaskTimes times, Latencies latencies, long seed) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0, 0,
-        seed, 0, 1);
+        seed, 0, 1, List.of());
   }
 
   public SimulationSpec withFaults(Timeline faults, SimulatedFaults.Slowdowns model) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model, sharedCores,
-        applicationMasterNode, seed, runIndex, timeScale);
+        applicationMasterNode, seed, runIndex, timeScale, replayedFaultNodes);
   }
 
   private static double noSlowdownModel(Set<String> kinds) {

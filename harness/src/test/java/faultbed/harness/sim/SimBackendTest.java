@@ -95,6 +95,25 @@ class SimBackendTest {
     }
   }
 
+  /**
+   * A replay of a real suite puts each run's AM and faults where the real run had them; a fault that
+   * spares the AM keeps sparing it, so the AM moves off the node it is told to strike.
+   */
+  @Test
+  void aReplayPutsTheFaultWhereTheRealRunHadItAndTheAmOffIt() {
+    Timeline crash = Timeline.at(Duration.ofSeconds(8)).inject(NodeCrash.on(Target.Role.RANDOM.sparingApplicationMaster()));
+    for (int struck = 0; struck < 4; struck++) {
+      ClusterSpec replay = FOUR_ON_TWO_CORES.withHadoop(SimCluster.FAULT_NODES, "-," + struck)
+          .withHadoop(SimCluster.AM_NODES, "-," + struck);
+      try (Cluster cluster = Backends.named("sim", "backend").start(replay, line -> { })) {
+        RunRecord r = cluster.run(new RunSpec("s", "off", 1, 3, 3, Workloads.sort(48L << 20).withMaps(12).withReduces(2),
+            crash, Speculation.off()));
+        assertEquals(struck, r.faults().get(0).node(), r.faults().toString());
+        assertFalse(r.amAttempts().get(0).node() == struck, "the AM on the node its fault spares");
+      }
+    }
+  }
+
   @Test
   void aModelFittedFromSimulatedRunsGivesBackTheWorkTheyWereTimedWith(@TempDir Path dir) {
     List<RunRecord> records = new ArrayList<>();
