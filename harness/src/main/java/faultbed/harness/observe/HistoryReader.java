@@ -273,6 +273,11 @@ final class HistoryReader {
         if (node == null) {
           node = locator.find(a.getHostname(), a.getPort());
         }
+        if (node == null && a.getTrackerName() != null && !a.getTrackerName().isEmpty()) {
+          // an attempt with no end in the history (still running when its node died and the job ended)
+          // has its host only in its start event, as the tracker name
+          node = locator.find(a.getTrackerName(), a.getShufflePort());
+        }
         long zero = epochZero + amClock.getOrDefault(amOf.get(a.getAttemptId().toString()), 0L);
         out.add(new AttemptRecord(a.getAttemptId().toString(), a.getAttemptId().getTaskID().toString(),
             a.getTaskType().name(), a.getAttemptId().getId(), node,

@@ -199,6 +199,15 @@ public final class DinuNgClassifier {
         // Two different situations give G7; say which, so a crash that preceded all work is not read
         // as one that the node survived after doing its share.
         boolean hadWork = r.attempts().stream().anyMatch(a -> node(a) == node && a.startMs() != null && a.startMs() <= tf);
+        List<AttemptRecord> unplaced = r.attempts().stream().filter(a -> a.node() == null && a.startMs() != null
+            && a.startMs() <= tf && (a.finishMs() == null || a.finishMs() > tf) && !a.doneBy(tf)).toList();
+        if (!unplaced.isEmpty()) {
+          // an attempt whose history has no end names no host in records written before its start event's
+          // host was read: it may have been running on the failed node
+          evidence.add(String.format(Locale.ROOT, "the record names no node for %d attempt(s) running at the failure"
+              + " (%s: attempts with no end in the job history, whose host older records did not read), so the node"
+              + " may have been running them", unplaced.size(), names(unplaced)));
+        }
         evidence.add(hadWork
             ? "G7: every task the node had run was done at the failure and none of its map outputs had to be re-computed"
             : "G7: the node had not yet been given any task, so there was nothing to lose (a crash before the node's"

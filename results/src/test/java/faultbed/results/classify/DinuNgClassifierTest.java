@@ -251,6 +251,21 @@ class DinuNgClassifierTest {
     assertFalse(d.unexplained(), d.describe());
   }
 
+  /**
+   * Records written before the history reader read an unfinished attempt's host from its start name
+   * no node for it: a crash that found "nothing" on its node says the node may have been running it.
+   */
+  @Test
+  void attemptsWithNoNodeRunningAtTheFailureAreNamedBesideG7() {
+    RunRecord run = fourMapsTwoReducers().map(3, 0, 1, 14_100, 24_000, "SUCCEEDED").unplaced('m', 3, 0, 5_000)
+        .reduce(0, 0, 0, 12_000, 45_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 45_000, "SUCCEEDED")
+        .crash(3, 9_000).finished(46_000).build();
+    Classification c = DinuNgClassifier.classify(run);
+    assertEquals(DinuNgGroup.G7, c.group(), evidence(c));
+    assertTrue(evidence(c).contains("the record names no node for 1 attempt(s) running at the failure (m_000003_0"),
+        evidence(c));
+  }
+
   @Test
   void earlyReportsFromTheOriginalReducersAreG5() {
     SyntheticRun run = fourMapsTwoReducers().attempt('m', 3, 0, 3, 5_000L, 15_000L, "FAILED", false, FETCH_FAILED)

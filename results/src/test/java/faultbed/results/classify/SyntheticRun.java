@@ -69,6 +69,14 @@ final class SyntheticRun {
     return this;
   }
 
+  /** An attempt whose history has no end, in a record that did not read its host from its start. */
+  SyntheticRun unplaced(char type, int task, int attempt, long startMs) {
+    attempts.add(new AttemptRecord(attemptId(type, task, attempt),
+        String.format("task_1_0001_%c_%06d", type, task), type == 'm' ? "MAP" : "REDUCE", attempt, null,
+        ":-1", null, startMs, null, null, null, null, null, false, null, 1, null));
+    return this;
+  }
+
   /**
    * A map that reported success, then was killed with its node while the AM still waited for its
    * container to exit: its end times are the kill's, as Hadoop's history parser leaves them.
