@@ -84,11 +84,6 @@ final class Containers {
     return byAttempt.get(attempt);
   }
 
-  /** Containers held by attempts, maps and reduces. */
-  int held() {
-    return byId.size();
-  }
-
   int heldByReduces() {
     return heldByReduces;
   }

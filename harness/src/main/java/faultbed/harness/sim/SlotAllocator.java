@@ -148,7 +148,7 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     int total = liveSlots - 1;
     float completed = job.getTotalMaps() == 0 ? 1f : job.getCompletedMaps() / (float) job.getTotalMaps();
     double reduces = Math.min(completed, reduceRampUpLimit) * total;
-    int mapsScheduled = maps.size() + failedMaps.size() + containers.held() - containers.heldByReduces();
+    int mapsScheduled = maps.size() + failedMaps.size() + containers.heldByMaps();
     double mapShare = total - reduces;
     if (mapShare > mapsScheduled) {
       reduces += mapShare - mapsScheduled;
