@@ -97,21 +97,30 @@ public final class SimValidation {
   private void validate(Path suite, String name, List<VariantRow> variants, List<ComparisonRow> comparisons) {
     String text = read(suite.resolve(RecordStore.SCENARIO_COPY));
     JsonNode scenario = parseJson(text);
-    String reference = scenario.path("reference").asText(null);
-    if (reference == null) {
-      throw new IllegalArgumentException("the scenario names no reference variant to fit the model to");
+    String named = scenario.path("reference").asText(null);
+    String reference = named;
+    if (named == null) {
+      // a suite with no reference is fitted to its fault-free runs, if it has exactly one such variant
+      List<String> faultFree = ScenarioParser.parse(text, name).variants().stream()
+          .filter(v -> v.timeline().steps().isEmpty()).map(faultbed.experiments.scenario.Variant::name).toList();
+      if (faultFree.size() != 1) {
+        throw new IllegalArgumentException("the scenario names no reference variant to fit the model to, and has "
+            + faultFree.size() + " fault-free variants " + faultFree + " where one would do");
+      }
+      reference = faultFree.get(0);
     }
+    String fittedTo = reference;
     List<RunRecord> real = new RecordStore(suite).readAll();
-    List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(reference)).toList();
+    List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(fittedTo)).toList();
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
-    TimeModel.fit(name + "-" + reference, fitted, progressOnly, machineCores).write(model);
+    TimeModel.fit(name + "-" + fittedTo, fitted, progressOnly, machineCores).write(model);
     Map<String, Map<String, String>> replayed = replayed(real);
     List<RunRecord> simulated = simulate(simScenario(scenario, model, null, replayed), name, folder.resolve("simulated"));
-    List<RunRecord> control = simulate(simScenario(scenario, model, reference, replayed), name + "-control",
+    List<RunRecord> control = simulate(simScenario(scenario, model, fittedTo, replayed), name + "-control",
         folder.resolve("negative-control"));
-    collect(name, reference, real, simulated, false, variants, comparisons);
-    collect(name, reference, real, control, true, variants, comparisons);
+    collect(name, fittedTo, real, simulated, false, variants, comparisons);
+    collect(name, fittedTo, real, control, true, variants, comparisons);
   }
 
   /**
