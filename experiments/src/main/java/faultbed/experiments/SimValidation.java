@@ -26,7 +26,8 @@ import java.util.function.Consumer;
 
 /**
  * Judges the sim backend against suites recorded on real clusters: for each suite, a time model is
- * fitted to its reference variant's runs only, every variant is simulated with the suite's own
+ * fitted to its reference variant's runs only (its one fault-free variant's where it names no
+ * reference), every variant is simulated with the suite's own
  * scenario (same seeds, faults, settings and blocks), and the simulated suite is read as the real one
  * was: each variant's median and p90 against the real ones, each comparison with the reference (the
  * Hodges-Lehmann ratio) against the real ratio's 95 % interval and direction. A negative control
