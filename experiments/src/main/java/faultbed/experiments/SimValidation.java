@@ -98,30 +98,33 @@ public final class SimValidation {
   private void validate(Path suite, String name, List<VariantRow> variants, List<ComparisonRow> comparisons) {
     String text = read(suite.resolve(RecordStore.SCENARIO_COPY));
     JsonNode scenario = parseJson(text);
-    String named = scenario.path("reference").asText(null);
-    String reference = named;
-    if (named == null) {
-      // a suite with no reference is fitted to its fault-free runs, if it has exactly one such variant
-      List<String> faultFree = ScenarioParser.parse(text, name).variants().stream()
-          .filter(v -> v.timeline().steps().isEmpty()).map(faultbed.experiments.scenario.Variant::name).toList();
-      if (faultFree.size() != 1) {
-        throw new IllegalArgumentException("the scenario names no reference variant to fit the model to, and has "
-            + faultFree.size() + " fault-free variants " + faultFree + " where one would do");
-      }
-      reference = faultFree.get(0);
-    }
-    String fittedTo = reference;
+    String reference = fittedVariant(scenario, text, name);
     List<RunRecord> real = new RecordStore(suite).readAll();
-    List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(fittedTo)).toList();
+    List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(reference)).toList();
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
-    TimeModel.fit(name + "-" + fittedTo, fitted, progressOnly, machineCores).write(model);
+    TimeModel.fit(name + "-" + reference, fitted, progressOnly, machineCores).write(model);
     Map<String, Map<String, String>> replayed = replayed(real);
     List<RunRecord> simulated = simulate(simScenario(scenario, model, null, replayed), name, folder.resolve("simulated"));
-    List<RunRecord> control = simulate(simScenario(scenario, model, fittedTo, replayed), name + "-control",
+    List<RunRecord> control = simulate(simScenario(scenario, model, reference, replayed), name + "-control",
         folder.resolve("negative-control"));
-    collect(name, fittedTo, real, simulated, false, variants, comparisons);
-    collect(name, fittedTo, real, control, true, variants, comparisons);
+    collect(name, reference, real, simulated, false, variants, comparisons);
+    collect(name, reference, real, control, true, variants, comparisons);
+  }
+
+  /** The variant whose runs the model is fitted to: the named reference, or the one fault-free variant. */
+  private static String fittedVariant(JsonNode scenario, String text, String name) {
+    String reference = scenario.path("reference").asText(null);
+    if (reference != null) {
+      return reference;
+    }
+    List<String> faultFree = ScenarioParser.parse(text, name).variants().stream()
+        .filter(v -> v.timeline().steps().isEmpty()).map(faultbed.experiments.scenario.Variant::name).toList();
+    if (faultFree.size() != 1) {
+      throw new IllegalArgumentException("the scenario names no reference variant to fit the model to, and has "
+          + faultFree.size() + " fault-free variants " + faultFree + " where one would do");
+    }
+    return faultFree.get(0);
   }
 
   /**
@@ -143,19 +146,26 @@ public final class SimValidation {
     byVariant.forEach((variant, runs) -> {
       List<String> am = new ArrayList<>();
       List<String> faults = new ArrayList<>();
+      boolean anyAm = false;
+      boolean anyFault = false;
       for (int i = 0; i <= runs.lastKey(); i++) {
         RunRecord r = runs.get(i);
         Integer amNode = r == null || r.amAttempts() == null || r.amAttempts().isEmpty() ? null
             : r.amAttempts().get(0).node();
+        anyAm |= amNode != null;
         am.add(amNode == null ? "-" : amNode.toString());
-        faults.add(r == null || r.faults().isEmpty() ? "-" : String.join("/",
-            r.faults().stream().map(f -> f.node() < 0 ? "-" : Integer.toString(f.node())).toList()));
+        List<String> struck = new ArrayList<>();
+        for (RunRecord.FaultEvent f : r == null ? List.<RunRecord.FaultEvent>of() : r.faults()) {
+          anyFault |= f.node() >= 0;
+          struck.add(f.node() < 0 ? "-" : Integer.toString(f.node()));
+        }
+        faults.add(struck.isEmpty() ? "-" : String.join("/", struck));
       }
       Map<String, String> settings = new java.util.LinkedHashMap<>();
-      if (am.stream().anyMatch(n -> !n.equals("-"))) {
+      if (anyAm) {
         settings.put("faultbed.sim.am-nodes", String.join(",", am));
       }
-      if (faults.stream().anyMatch(n -> !n.replace("/", "").replace("-", "").isEmpty())) {
+      if (anyFault) {
         settings.put("faultbed.sim.fault-nodes", String.join(",", faults));
       }
       out.put(variant, settings);

@@ -77,11 +77,16 @@ final class SimCluster implements Cluster {
   private final Path workDir;
   private final Path stateDir;
   private final Configuration configuration;
+  /** A real suite's placements this cluster replays ({@value #AM_NODES}, {@value #FAULT_NODES}), by run index. */
+  private final Map<Integer, Integer> replayedAmNodes;
+  private final Map<Integer, List<Integer>> replayedFaultNodes;
   private RunListener listener = new RunListener() { };
 
   SimCluster(ClusterSpec spec, Consumer<String> log) {
     this.spec = spec;
     this.model = model(spec);
+    this.replayedAmNodes = amNodes(spec);
+    this.replayedFaultNodes = faultNodes(spec);
     this.modelSource = spec.hadoop().getOrDefault(MODEL, "the default model");
     // the simulation's only trace on the machine is its working folder (the speculators' state, each
     // run's job files): in the ledger, so a JVM killed mid-suite leaves it to the next start to delete
@@ -133,8 +138,8 @@ final class SimCluster implements Cluster {
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
         ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")),
-        applicationMasterNode(spec, run, seed, cluster), seed, run.runIndex(), spec.timeScale(),
-        faultNodes(spec).getOrDefault(run.runIndex(), List.of()));
+        applicationMasterNode(run, seed, cluster), seed, run.runIndex(), spec.timeScale(),
+        replayedFaultNodes.getOrDefault(run.runIndex(), List.of()));
 
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();
@@ -209,9 +214,9 @@ final class SimCluster implements Cluster {
    * Where the run's AM goes: as {@value #AM_NODES} says, else drawn from the seed; off any node a
    * replayed fault that spares the AM strikes, which cannot have held it.
    */
-  private static int applicationMasterNode(ClusterSpec spec, RunSpec run, long seed, SimulatedCluster cluster) {
-    int am = amNodes(spec).getOrDefault(run.runIndex(), applicationMasterNode(seed, cluster));
-    List<Integer> replayed = faultNodes(spec).getOrDefault(run.runIndex(), List.of());
+  private int applicationMasterNode(RunSpec run, long seed, SimulatedCluster cluster) {
+    int am = replayedAmNodes.getOrDefault(run.runIndex(), applicationMasterNode(seed, cluster));
+    List<Integer> replayed = replayedFaultNodes.getOrDefault(run.runIndex(), List.of());
     java.util.Set<Integer> spared = new java.util.HashSet<>();
     List<faultbed.harness.timeline.Timeline.Step> steps = run.timeline().steps();
     for (int i = 0; i < steps.size() && i < replayed.size(); i++) {

@@ -1,17 +1,23 @@
 package faultbed.harness.sim;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskType;
 import org.apache.hadoop.mapreduce.v2.app.job.Job;
 import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptContainerAssignedEvent;
+import org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerAllocatorEvent;
 import org.apache.hadoop.mapreduce.v2.app.rm.ContainerRequestEvent;
 import org.apache.hadoop.mapreduce.v2.app.rm.RMContainerAllocator;
@@ -44,8 +50,8 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
   private final LinkedHashMap<TaskAttemptId, ContainerRequestEvent> reduces = new LinkedHashMap<>();
   private final Map<String, ArrayDeque<TaskAttemptId>> mapsByHost = new HashMap<>();
   private final Map<TaskAttemptId, Long> requestedAt = new HashMap<>();
-  private final java.util.Set<TaskAttemptId> preempting = new java.util.HashSet<>();
-  private final java.util.function.LongSupplier clock;
+  private final Set<TaskAttemptId> preempting = new HashSet<>();
+  private final LongSupplier clock;
   private final long unconditionalPreemptDelayMs;
   private final long noHeadroomPreemptDelayMs;
   private final float preemptionLimit;
@@ -53,7 +59,7 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
   private int rotation;
 
   SlotAllocator(List<LiveNode> nodes, Containers containers, Job job, Configuration conf,
-      String[][] replicasByMap, EventHandler<Event> events, java.util.function.LongSupplier clock) {
+      String[][] replicasByMap, EventHandler<Event> events, LongSupplier clock) {
     this.clock = clock;
     this.unconditionalPreemptDelayMs = 1000L * conf.getInt(MRJobConfig.MR_JOB_REDUCER_UNCONDITIONAL_PREEMPT_DELAY_SEC,
         MRJobConfig.DEFAULT_MR_JOB_REDUCER_UNCONDITIONAL_PREEMPT_DELAY_SEC);
@@ -196,9 +202,11 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     }
     long now = clock.getAsLong();
     int hanging = 0;
-    for (TaskAttemptId attempt : java.util.stream.Stream.concat(maps.keySet().stream(), failedMaps.keySet().stream()).toList()) {
-      if (now - requestedAt.getOrDefault(attempt, now) > delayMs) {
-        hanging++;
+    for (Map<TaskAttemptId, ContainerRequestEvent> pending : List.of(maps, failedMaps)) {
+      for (TaskAttemptId attempt : pending.keySet()) {
+        if (now - requestedAt.getOrDefault(attempt, now) > delayMs) {
+          hanging++;
+        }
       }
     }
     return hanging;
@@ -207,12 +215,12 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
   private void preempt(int hangingMaps, int liveSlots) {
     int limit = (int) Math.ceil((liveSlots - 1) * preemptionLimit);
     int toPreempt = Math.min(Math.max(1, limit), hangingMaps) - preempting.size();
-    List<TaskAttemptId> candidates = new java.util.ArrayList<>(containers.reducesHolding());
+    List<TaskAttemptId> candidates = new ArrayList<>(containers.reducesHolding());
     candidates.removeAll(preempting);
-    candidates.sort(java.util.Comparator.comparingDouble(a -> job.getTask(a.getTaskId()).getAttempt(a).getProgress()));
+    candidates.sort(Comparator.comparingDouble(a -> job.getTask(a.getTaskId()).getAttempt(a).getProgress()));
     for (int i = 0; i < toPreempt && i < candidates.size(); i++) {
       preempting.add(candidates.get(i));
-      events.handle(new org.apache.hadoop.mapreduce.v2.app.job.event.TaskAttemptKillEvent(candidates.get(i),
+      events.handle(new TaskAttemptKillEvent(candidates.get(i),
           RMContainerAllocator.RAMPDOWN_DIAGNOSTIC));
     }
   }
