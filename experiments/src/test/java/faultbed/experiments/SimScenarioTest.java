@@ -71,6 +71,9 @@ class SimScenarioTest {
             "hadoop.faultbed.sim.am-nodes: expected node indices below 4 or \"-\", e.g. \"2,0,-,3\", got \"4\" for run 1"},
         {"\"hadoop\": { \"faultbed.sim.am-nodes\": \"1/2\" }",
             "hadoop.faultbed.sim.am-nodes: expected one node index or \"-\" for each run"},
+        {"\"hadoop\": { \"faultbed.sim.liveness-checks\": \"5000,-,soon\" }",
+            "hadoop.faultbed.sim.liveness-checks: expected milliseconds since the job started or \"-\" for each run,"
+                + " e.g. \"53200,-,49800\", got \"soon\" for run 2"},
         {"\"hadoop\": { \"faultbed.sim.fault-nodes\": \"2/x\" }",
             "hadoop.faultbed.sim.fault-nodes: expected node indices below 4 or \"-\", e.g. \"2/2,0/0,-\", got \"x\" for run 0"},
     };

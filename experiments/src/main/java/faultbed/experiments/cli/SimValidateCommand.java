@@ -77,11 +77,41 @@ final class SimValidateCommand implements Callable<Integer> {
             c.directionAgrees() == null ? "(not significant)" : c.directionAgrees() ? "agrees" : "DISAGREES");
       }
     }
+    if (!result.groups().isEmpty()) {
+      o.printf("%n%-22s %-28s %-36s %-36s %5s %7s%n", "suite", "Dinu-Ng groups", "real runs", "simulated runs", "TV",
+          "Holm p");
+      for (SimValidation.GroupRow g : result.groups()) {
+        if (!g.negativeControl()) {
+          o.printf("%-22s %-28s %-36s %-36s %5.2f %7.3f%n", g.suite(), g.variant(), shares(g.real()),
+              shares(g.simulated()), g.totalVariation(), g.holmPValue());
+        }
+      }
+    }
     print(o, "simulation", result.criteria());
     print(o, "negative control", result.negativeControl());
+    SimValidation.Ceiling c = result.perfectSimulation();
+    o.printf("a simulation right but for chance (runs drawn from the real runs' own distribution): %.0f%% of variants"
+        + " within 10%% expected, the criterion met with chance %.2f, a share as low as this one's with chance %.3f%n",
+        100 * c.expectedShare(), c.chanceToMeetCriterion(), c.chanceOfObservedOrLower());
+    print(o, "simulation", result.groupAgreement());
+    print(o, "negative control", result.negativeControlGroupAgreement());
     result.skipped().forEach(s -> o.println("not simulated: " + s.suite() + ": " + s.why()));
     o.println("validation: " + out.resolve("validation.json"));
     return result.criteria().met() ? 0 : 1;
+  }
+
+  /** "G1 3, G6 2". */
+  private static String shares(java.util.Map<String, Integer> groups) {
+    return groups.isEmpty() ? "-" : groups.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+        .collect(java.util.stream.Collectors.joining(", "));
+  }
+
+  private static void print(PrintWriter o, String what, SimValidation.GroupAgreement g) {
+    if (g.variants() > 0) {
+      o.printf("%s: Dinu-Ng groups of %d variants: %.0f%% within 0.25 of the real shares (total variation),"
+          + " %.0f%% not told apart from them at 5%% (Holm over each suite's variants)%n", what, g.variants(),
+          100 * g.closeShare(), 100 * g.notRejectedShare());
+    }
   }
 
   private static void print(PrintWriter o, String what, SimValidation.Criteria c) {

@@ -44,7 +44,7 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
   private final TaskProcesses processes;
   private final Latencies latencies;
   /** Where on its period the liveness monitor's first check falls, in virtual milliseconds. */
-  private final long livenessPhase;
+  private long livenessPhase;
   /** How long the AM's ContainerLauncher keeps trying a NodeManager that does not answer. */
   private final long connectMaxWaitMs;
   /** What the ResourceManager said of nodes, as the record's node transitions (times in virtual ms). */
@@ -135,6 +135,11 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
     node.server = LiveNode.Server.STALLED;
     processes.serverDown(node);
     heartbeatsStop(node);
+  }
+
+  /** The liveness monitor's checks fall on the grid through {@code at} (a real run's, replayed). */
+  void livenessCheckAt(long at) {
+    livenessPhase = at;
   }
 
   /** The node's processes carry on (SIGCONT); if the RM declared it LOST meanwhile, it resyncs and comes back empty. */

@@ -67,6 +67,13 @@ final class SimCluster implements Cluster {
    * node such a step strikes.
    */
   static final String FAULT_NODES = "faultbed.sim.fault-nodes";
+  /**
+   * The cluster setting that puts each run's ResourceManager liveness checks where a real run had
+   * them: a time, in milliseconds since the job started, at which one check ran (a node's LOST
+   * time), by run index ("53200,-,49800"; "-" leaves the grid's phase to the draw). The monitor
+   * runs with the ResourceManager, not the job, so its phase is the cluster's, as the AM's node is.
+   */
+  static final String LIVENESS_CHECKS = "faultbed.sim.liveness-checks";
   /** Nodes per rack: a top-of-rack switch's worth, so a large cluster has racks as real ones do. */
   private static final int NODES_PER_RACK = 40;
 
@@ -80,6 +87,7 @@ final class SimCluster implements Cluster {
   /** A real suite's placements this cluster replays ({@value #AM_NODES}, {@value #FAULT_NODES}), by run index. */
   private final Map<Integer, Integer> replayedAmNodes;
   private final Map<Integer, List<Integer>> replayedFaultNodes;
+  private final Map<Integer, Long> replayedLivenessChecks;
   private RunListener listener = new RunListener() { };
 
   SimCluster(ClusterSpec spec, Consumer<String> log) {
@@ -87,6 +95,7 @@ final class SimCluster implements Cluster {
     this.model = model(spec);
     this.replayedAmNodes = amNodes(spec);
     this.replayedFaultNodes = faultNodes(spec);
+    this.replayedLivenessChecks = livenessChecks(spec);
     this.modelSource = spec.hadoop().getOrDefault(MODEL, "the default model");
     // the simulation's only trace on the machine is its working folder (the speculators' state, each
     // run's job files): in the ledger, so a JVM killed mid-suite leaves it to the next start to delete
@@ -139,7 +148,7 @@ final class SimCluster implements Cluster {
         ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")),
         applicationMasterNode(run, seed, cluster), seed, run.runIndex(), spec.timeScale(),
-        replayedFaultNodes.getOrDefault(run.runIndex(), List.of()));
+        replayedFaultNodes.getOrDefault(run.runIndex(), List.of()), replayedLivenessChecks.get(run.runIndex()));
 
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();
@@ -170,6 +179,34 @@ final class SimCluster implements Cluster {
         out.put(run, nodes.get(0));
       }
     });
+    return out;
+  }
+
+  /** The liveness check times {@value #LIVENESS_CHECKS} sets, by run index; throws IllegalArgumentException naming what is wrong. */
+  static Map<Integer, Long> livenessChecks(ClusterSpec spec) {
+    String value = spec.hadoop().get(LIVENESS_CHECKS);
+    Map<Integer, Long> out = new java.util.HashMap<>();
+    if (value == null) {
+      return out;
+    }
+    String[] runs = value.split(",", -1);
+    for (int i = 0; i < runs.length; i++) {
+      String entry = runs[i].trim();
+      if (entry.equals("-")) {
+        continue;
+      }
+      long ms;
+      try {
+        ms = Long.parseLong(entry);
+      } catch (NumberFormatException e) {
+        ms = -1;
+      }
+      if (ms < 0) {
+        throw new IllegalArgumentException("expected milliseconds since the job started or \"-\" for each run, e.g."
+            + " \"53200,-,49800\", got \"" + entry + "\" for run " + i);
+      }
+      out.put(i, ms);
+    }
     return out;
   }
 
@@ -273,6 +310,7 @@ final class SimCluster implements Cluster {
         .startedAt(startedAt).cluster(info()).hadoop(RecordAssembly.settingsInForce(job, spec.hadoop().keySet()))
         .workload(new RunRecord.WorkloadInfo(run.workload().type(), run.workload().parameters(), bytes, run.dataSeed()))
         .nodes(nodes).faults(result.faults()).nodeTransitions(result.nodeTransitions()).attempts(attempts)
+        .fetchFailures(result.fetchFailures())
         .job(new RunRecord.JobOutcome(result.jobId(), result.jobState(), succeeded, Instant.parse(startedAt).toEpochMilli(),
             result.completionTime() < 0 ? null
             : result.completionTime(), run.workload().maps(), run.workload().reduces(),

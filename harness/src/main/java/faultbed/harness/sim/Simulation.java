@@ -173,6 +173,9 @@ public final class Simulation {
     events.handle(new SpeculatorEvent(jobId, clock.getTime()));
     events.handle(new JobStartEvent(jobId, -1L));
     jobStart = clock.getTime();
+    if (spec.livenessCheckMs() != null) {
+      nodeManagers.livenessCheckAt(jobStart + spec.livenessCheckMs());
+    }
 
     if (speculates(conf, TaskType.MAP) || speculates(conf, TaskType.REDUCE)) {
       loop.after(speculator.firstScanAfter(), () -> speculate(speculator));
@@ -202,8 +205,11 @@ public final class Simulation {
     decisions.sort(Comparator.comparingLong(SpeculationEvent::atMs));
     List<RunRecord.NodeTransition> transitions = nodeManagers.transitions.stream()
         .map(t -> new RunRecord.NodeTransition(t.node(), t.nodeId(), t.from(), t.to(), t.atMs() - jobStart)).toList();
+    List<RunRecord.FetchFailureReport> fetchFailures = processes.fetchReports.stream()
+        .map(r -> new RunRecord.FetchFailureReport(r.at() - jobStart, TypeConverter.fromYarn(r.reduce()).toString(),
+            r.reduceNode(), TypeConverter.fromYarn(r.map()).toString(), r.mapNode())).toList();
     return new SimulationResult(TypeConverter.fromYarn(jobId).toString(), job.getState().toString(), jobEnd < 0 ? -1 : jobEnd - jobStart,
-        attempts(job), faultEvents, decisions, transitions, job.getDiagnostics(), notes);
+        attempts(job), faultEvents, decisions, transitions, fetchFailures, job.getDiagnostics(), notes);
   }
 
   /** Hadoop's DefaultSpeculator asked for a backup of {@code task}: the original is its attempt still running. */

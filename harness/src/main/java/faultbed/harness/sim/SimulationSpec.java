@@ -24,11 +24,13 @@ import java.util.Set;
  *                              connect retry unit are scaled as the time-scale agent scales them
  * @param replayedFaultNodes    per step of the timeline, the node it strikes, replaying a real run
  *                              (null, or a list too short: the step chooses as the fault driver does)
+ * @param livenessCheckMs       a time since the job started at which the ResourceManager ran a liveness
+ *                              check, replaying a real run's grid; null: the grid's phase is drawn
  */
 public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
     TaskTimes times, Latencies latencies, Timeline timeline, SimulatedFaults.Slowdowns slowdowns,
     double sharedCores, int applicationMasterNode, long seed, int runIndex, double timeScale,
-    List<Integer> replayedFaultNodes) {
+    List<Integer> replayedFaultNodes, Long livenessCheckMs) {
   public SimulationSpec {
     jobProperties = Map.copyOf(jobProperties);
     replayedFaultNodes = replayedFaultNodes == null ? List.of()
@@ -45,12 +47,12 @@ public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Ma
   public static SimulationSpec of(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
       TaskTimes times, Latencies latencies, long seed) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0, 0,
-        seed, 0, 1, List.of());
+        seed, 0, 1, List.of(), null);
   }
 
   public SimulationSpec withFaults(Timeline faults, SimulatedFaults.Slowdowns model) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model, sharedCores,
-        applicationMasterNode, seed, runIndex, timeScale, replayedFaultNodes);
+        applicationMasterNode, seed, runIndex, timeScale, replayedFaultNodes, livenessCheckMs);
   }
 
   private static double noSlowdownModel(Set<String> kinds) {

@@ -139,6 +139,14 @@ final class TaskProcesses {
   private final int abortFailureLimit;
   /** The longest run of a succeeded map, as reducers learn it from completion events. */
   private long maxMapRuntime;
+  /**
+   * Every output a reducer decided to report to the AM as not fetched, when it decided: what a real
+   * reducer logs ("Reporting fetch failure for ... to MRAppMaster") and records read from its log.
+   */
+  final List<FetchReport> fetchReports = new ArrayList<>();
+
+  /** A reducer's decision to report a map output it could not fetch, at virtual time {@code at}. */
+  record FetchReport(long at, TaskAttemptId reduce, int reduceNode, TaskAttemptId map, int mapNode) { }
 
   TaskProcesses(EventLoop loop, EventHandler<Event> events, Job job, Containers containers, TaskTimes times,
       Latencies latencies, TaskHeartbeatHandler heartbeats, int maps, FetchRules fetchRules) {
@@ -499,6 +507,8 @@ final class TaskProcesses {
           }
           if (fetchRules.reports(failures, readError, refused, host.failures)) {
             reduce.toReport.add(output.attempt);
+            fetchReports.add(new FetchReport(loop.now(), reduce.attempt, reduce.container.node.index, output.attempt,
+                output.node.index));
           }
           if (unhealthy()) {
             giveUp("Exceeded MAX_FAILED_UNIQUE_FETCHES; bailing-out.");

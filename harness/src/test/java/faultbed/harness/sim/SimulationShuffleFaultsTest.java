@@ -70,6 +70,16 @@ class SimulationShuffleFaultsTest {
     // reduces launch about 1.5 s after the crash; each reports once its connect gives up (10 s), with its next status
     long after = reRunAfter(r, 8);
     assertTrue(after > 11_500 && after < 20_000, "re-run " + after + " ms after the crash");
+    // what each reducer reported is recorded, as a real reducer's log has it: about maps of the dead
+    // node only, from reducers elsewhere, once its connect gave up (10 s after the crash at the earliest)
+    long crash = r.faults().get(0).injectedMs();
+    assertTrue(!r.fetchFailures().isEmpty(), "no report recorded");
+    for (faultbed.results.RunRecord.FetchFailureReport report : r.fetchFailures()) {
+      assertEquals(NODE, report.mapNode(), report.toString());
+      assertTrue(report.reduceNode() != NODE && report.reduceAttempt().contains("_r_")
+          && report.mapAttempt().contains("_m_"), report.toString());
+      assertTrue(report.atMs() >= crash + 10_000 && report.atMs() < crash + after, report + " crash at " + crash);
+    }
   }
 
   @Test
