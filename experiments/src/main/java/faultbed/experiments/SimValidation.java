@@ -272,6 +272,7 @@ public final class SimValidation {
       List<String> am = new ArrayList<>();
       List<String> faults = new ArrayList<>();
       List<String> checks = new ArrayList<>();
+      List<String> setups = new ArrayList<>();
       boolean anyAm = false;
       boolean anyFault = false;
       boolean anyCheck = false;
@@ -291,6 +292,9 @@ public final class SimValidation {
             .map(RunRecord.NodeTransition::atMs).findFirst().orElse(null);
         anyCheck |= lost != null;
         checks.add(lost == null ? "-" : lost.toString());
+        Long setup = r == null ? null : r.attempts().stream().map(RunRecord.AttemptRecord::startMs)
+            .filter(java.util.Objects::nonNull).min(Long::compare).orElse(null);
+        setups.add(setup == null ? "-" : setup.toString());
       }
       Map<String, String> settings = new java.util.LinkedHashMap<>();
       if (anyAm) {
@@ -302,6 +306,7 @@ public final class SimValidation {
       if (anyCheck) {
         settings.put("faultbed.sim.liveness-checks", String.join(",", checks));
       }
+      settings.put("faultbed.sim.setups", String.join(",", setups));
       out.put(variant, settings);
     });
     return out;

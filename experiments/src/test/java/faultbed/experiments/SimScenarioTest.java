@@ -74,6 +74,9 @@ class SimScenarioTest {
         {"\"hadoop\": { \"faultbed.sim.liveness-checks\": \"5000,-,soon\" }",
             "hadoop.faultbed.sim.liveness-checks: expected milliseconds since the job started or \"-\" for each run,"
                 + " e.g. \"53200,-,49800\", got \"soon\" for run 2"},
+        {"\"hadoop\": { \"faultbed.sim.setups\": \"-1\" }",
+            "hadoop.faultbed.sim.setups: expected milliseconds since the job started or \"-\" for each run,"
+                + " e.g. \"3280,-,11118\", got \"-1\" for run 0"},
         {"\"hadoop\": { \"faultbed.sim.fault-nodes\": \"2/x\" }",
             "hadoop.faultbed.sim.fault-nodes: expected node indices below 4 or \"-\", e.g. \"2/2,0/0,-\", got \"x\" for run 0"},
     };

@@ -13,15 +13,16 @@ final class ModelTimes {
   private ModelTimes() {}
 
   /**
-   * The job-level delays: the model's set-up and commit, Hadoop's report and heartbeat intervals and
-   * liveness expiry as the job's configuration sets them. A task's own commit takes no time of its
+   * The job-level delays: the set-up {@code setupMs} (the job's start to its first container, the
+   * model's unless a real run's is replayed) and the model's commit, Hadoop's report and heartbeat
+   * intervals and liveness expiry as the job's configuration sets them. A task's own commit takes no time of its
    * own here: the records count it in the reduce's time, so the fit counts it in the reduce's work.
    */
   static Latencies latencies(TimeModel model, TimeModel.WorkloadTimes w, long reportMs, long heartbeatMs,
-      long nodeExpiryMs) {
+      long nodeExpiryMs, long setupMs) {
     Latencies d = Latencies.defaults();
     return new Latencies(LAUNCH_MS, reportMs, d.containerExit(), d.cleanup(), heartbeatMs,
-        Math.max(0, model.jobSetupMs() - heartbeatMs - LAUNCH_MS), model.jobCommitMs(), 0,
+        Math.max(0, setupMs - heartbeatMs - LAUNCH_MS), model.jobCommitMs(), 0,
         Math.round(w.shuffleLag().medianMs()), Math.round(w.sort().medianMs()), nodeExpiryMs);
   }
 

@@ -100,6 +100,11 @@ public final class SimBackend extends Backend {
     } catch (IllegalArgumentException e) {
       return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.LIVENESS_CHECKS, e.getMessage()));
     }
+    try {
+      SimCluster.setups(spec);
+    } catch (IllegalArgumentException e) {
+      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.SETUPS, e.getMessage()));
+    }
     if (workload.concurrentJobs() > 1) {
       return Optional.of(new Fault.Unsupported("workload.concurrentJobs", "the simulation runs one job at a time;"
           + " expected 1, got " + workload.concurrentJobs()));

@@ -74,6 +74,14 @@ final class SimCluster implements Cluster {
    * runs with the ResourceManager, not the job, so its phase is the cluster's, as the AM's node is.
    */
   static final String LIVENESS_CHECKS = "faultbed.sim.liveness-checks";
+  /**
+   * The cluster setting that gives each run's job set-up as a real run had it: from the job's start
+   * to its first container's launch, in milliseconds, by run index ("3280,-,11118"; "-" takes the
+   * model's). Before its first container a job has run nothing of what a scenario varies; the time
+   * is the cluster's (the AM's start, the ResourceManager's first grant), and on a shared machine it
+   * varies from run to run by more than any policy moves a job.
+   */
+  static final String SETUPS = "faultbed.sim.setups";
   /** Nodes per rack: a top-of-rack switch's worth, so a large cluster has racks as real ones do. */
   private static final int NODES_PER_RACK = 40;
 
@@ -88,6 +96,7 @@ final class SimCluster implements Cluster {
   private final Map<Integer, Integer> replayedAmNodes;
   private final Map<Integer, List<Integer>> replayedFaultNodes;
   private final Map<Integer, Long> replayedLivenessChecks;
+  private final Map<Integer, Long> replayedSetups;
   private RunListener listener = new RunListener() { };
 
   SimCluster(ClusterSpec spec, Consumer<String> log) {
@@ -96,6 +105,7 @@ final class SimCluster implements Cluster {
     this.replayedAmNodes = amNodes(spec);
     this.replayedFaultNodes = faultNodes(spec);
     this.replayedLivenessChecks = livenessChecks(spec);
+    this.replayedSetups = setups(spec);
     this.modelSource = spec.hadoop().getOrDefault(MODEL, "the default model");
     // the simulation's only trace on the machine is its working folder (the speculators' state, each
     // run's job files): in the ledger, so a JVM killed mid-suite leaves it to the next start to delete
@@ -138,7 +148,8 @@ final class SimCluster implements Cluster {
     Latencies latencies = ModelTimes.latencies(model, times,
         job.getLong(MRJobConfig.TASK_PROGRESS_REPORT_INTERVAL, 3_000),
         job.getLong(MRJobConfig.MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS, MRJobConfig.DEFAULT_MR_AM_TO_RM_HEARTBEAT_INTERVAL_MS),
-        job.getLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, YarnConfiguration.DEFAULT_RM_NM_EXPIRY_INTERVAL_MS));
+        job.getLong(YarnConfiguration.RM_NM_EXPIRY_INTERVAL_MS, YarnConfiguration.DEFAULT_RM_NM_EXPIRY_INTERVAL_MS),
+        replayedSetups.getOrDefault(run.runIndex(), model.jobSetupMs()));
     long bytes = Long.parseLong(workload.parameters().getOrDefault("bytes", "0"));
     long bytesPerMap = workload.maps() > 0 ? bytes / workload.maps() : 0;
     SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(), spec.nodeVcores(),
@@ -184,7 +195,16 @@ final class SimCluster implements Cluster {
 
   /** The liveness check times {@value #LIVENESS_CHECKS} sets, by run index; throws IllegalArgumentException naming what is wrong. */
   static Map<Integer, Long> livenessChecks(ClusterSpec spec) {
-    String value = spec.hadoop().get(LIVENESS_CHECKS);
+    return replayedMillis(spec, LIVENESS_CHECKS, "\"53200,-,49800\"");
+  }
+
+  /** The job set-ups {@value #SETUPS} sets, by run index; throws IllegalArgumentException naming what is wrong. */
+  static Map<Integer, Long> setups(ClusterSpec spec) {
+    return replayedMillis(spec, SETUPS, "\"3280,-,11118\"");
+  }
+
+  private static Map<Integer, Long> replayedMillis(ClusterSpec spec, String key, String example) {
+    String value = spec.hadoop().get(key);
     Map<Integer, Long> out = new java.util.HashMap<>();
     if (value == null) {
       return out;
@@ -202,8 +222,8 @@ final class SimCluster implements Cluster {
         ms = -1;
       }
       if (ms < 0) {
-        throw new IllegalArgumentException("expected milliseconds since the job started or \"-\" for each run, e.g."
-            + " \"53200,-,49800\", got \"" + entry + "\" for run " + i);
+        throw new IllegalArgumentException("expected milliseconds since the job started or \"-\" for each run, e.g. "
+            + example + ", got \"" + entry + "\" for run " + i);
       }
       out.put(i, ms);
     }

@@ -27,7 +27,8 @@ import org.apache.hadoop.yarn.event.EventHandler;
 /**
  * Stands in for RMContainerAllocator and the ResourceManager's scheduler together: it takes the
  * attempts' container requests and, every heartbeat, fills free slots node by node (a rotating
- * start): maps whose earlier attempt failed first, then reduces once slow-start allows and within
+ * start), at most one off-switch container a node as the CapacityScheduler gives them: maps whose
+ * earlier attempt failed first, then reduces once slow-start allows and within
  * the share RMContainerAllocator's ramp-up gives them, then maps with a replica of their split on the node, then any map. The replica
  * locations come from the simulation, not from the requests: Hadoop is given splits without hosts
  * (see Simulation). When maps wait and only reduces hold containers it preempts reduces as
@@ -56,6 +57,7 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
   private final long noHeadroomPreemptDelayMs;
   private final float preemptionLimit;
   private final String[][] replicasByMap;
+  private final Map<String, String> rackOf = new HashMap<>();
   private int rotation;
 
   SlotAllocator(List<LiveNode> nodes, Containers containers, Job job, Configuration conf,
@@ -69,6 +71,9 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
         MRJobConfig.DEFAULT_MR_AM_JOB_REDUCE_PREEMPTION_LIMIT);
     this.replicasByMap = replicasByMap;
     this.nodes = nodes;
+    for (LiveNode node : nodes) {
+      rackOf.put(node.node.address(), node.node.rack());
+    }
     this.containers = containers;
     this.job = job;
     this.events = events;
@@ -123,16 +128,23 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
         : maps.isEmpty() && failedMaps.isEmpty() ? Integer.MAX_VALUE : reduceRampUp(liveSlots);
     for (int k = 0; k < nodes.size(); k++) {
       LiveNode node = nodes.get((k + rotation) % nodes.size());
-      while (node.schedulable() && node.freeSlots > 0) {
+      boolean offSwitch = false;
+      // the CapacityScheduler assigns nothing more on a node in the heartbeat it gave an off-switch
+      // container there (per-node-heartbeat.maximum-offswitch-assignments, 1 by default): a reduce, or a
+      // map with no replica in the node's rack, so reduces spread over the nodes with room
+      while (!offSwitch && node.schedulable() && node.freeSlots > 0) {
         TaskAttemptId pick = first(failedMaps);
+        offSwitch = pick != null; // a failed map's request names no host or rack
         if (pick == null && reducesAllowed && containers.heldByReduces() < reduceCap) {
           pick = first(reduces);
+          offSwitch = pick != null;
         }
         if (pick == null) {
           pick = nodeLocalMap(node);
         }
         if (pick == null) {
           pick = first(maps);
+          offSwitch = pick != null && !replicaInRack(pick, node);
         }
         if (pick == null) {
           break;
@@ -223,6 +235,15 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
       events.handle(new TaskAttemptKillEvent(candidates.get(i),
           RMContainerAllocator.RAMPDOWN_DIAGNOSTIC));
     }
+  }
+
+  private boolean replicaInRack(TaskAttemptId map, LiveNode node) {
+    for (String host : replicasByMap[map.getTaskId().getId()]) {
+      if (node.node.rack().equals(rackOf.get(host))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private TaskAttemptId nodeLocalMap(LiveNode node) {

@@ -114,6 +114,29 @@ class SimBackendTest {
     }
   }
 
+  /**
+   * A replay gives each run the job set-up and liveness grid its real run had: the first container
+   * launches when the real one did (within the AM's heartbeat), and a crashed node is declared LOST
+   * at a check on the real run's grid.
+   */
+  @Test
+  void aReplayGivesEachRunItsRealSetUpAndLivenessGrid() {
+    Timeline crash = Timeline.at(Duration.ofSeconds(12)).inject(NodeCrash.on(Target.node(2)));
+    for (long setup : new long[] {3_300, 11_100}) {
+      ClusterSpec replay = FOUR_ON_TWO_CORES.withHadoop("yarn.nm.liveness-monitor.expiry-interval-ms", "9000")
+          .withHadoop(SimCluster.SETUPS, "-," + setup).withHadoop(SimCluster.LIVENESS_CHECKS, "-,1000");
+      try (Cluster cluster = Backends.named("sim", "backend").start(replay, line -> { })) {
+        RunRecord r = cluster.run(new RunSpec("s", "off", 1, 3, 3, Workloads.sort(48L << 20).withMaps(12).withReduces(2),
+            crash, Speculation.off()));
+        long first = r.attempts().stream().mapToLong(RunRecord.AttemptRecord::startMs).min().orElseThrow();
+        assertTrue(first >= setup - 1_000 && first <= setup + 1_000, "first container at " + first + " for " + setup);
+        long lost = r.node(2).lostAt().orElseThrow(() -> new AssertionError("not LOST: " + r.job()));
+        // checks every 3 s through 1 s: the first past 12 s + 9 s is at 22 s
+        assertEquals(22_000L, lost, "LOST at " + lost);
+      }
+    }
+  }
+
   @Test
   void aModelFittedFromSimulatedRunsGivesBackTheWorkTheyWereTimedWith(@TempDir Path dir) {
     List<RunRecord> records = new ArrayList<>();
