@@ -49,10 +49,10 @@ class SimValidationTest {
     assertTrue(simulated.stream().filter(g -> g.variant().equals("notify-1-crash")).findFirst().orElseThrow()
         .simulated().containsKey("G5"), simulated.toString());
     // the negative control runs every variant with the reference's settings: its crash variants differ from
-    // the reference only in where their real runs' AM and crash were and when their liveness checks ran,
-    // which moves them by under 3 %
+    // the reference only in where their real runs' AM and crash were, when their liveness checks ran and
+    // how long their set-up took, which moves them by under 5 %
     assertTrue(fresh.comparisons().stream().filter(c -> c.negativeControl() && c.variant().endsWith("-crash"))
-        .allMatch(c -> Math.abs(Math.log(c.simulatedRatio())) < 0.03), fresh.comparisons().toString());
+        .allMatch(c -> Math.abs(Math.log(c.simulatedRatio())) < 0.05), fresh.comparisons().toString());
   }
 
   /**

@@ -359,7 +359,9 @@ public final class Cgroup {
    * be in, whichever layout made it; a frozen group is thawed first.
    */
   public Set<Long> destroy() {
-    Set<Long> killed = killAll(Duration.ofSeconds(10));
+    // killAll answers an immutable empty set for a group gone from the tasks hierarchy, whose folders
+    // may still be in the others (a heal after the JVM died half-way through removing it)
+    Set<Long> killed = new java.util.TreeSet<>(killAll(Duration.ofSeconds(10)));
     for (Cgroup g : subtree()) {
       if (g.exists() && layout.tasks() != Mechanism.SIGNALS) {
         g.thaw();

@@ -171,6 +171,26 @@ class CgroupTest {
     }
   }
 
+  /**
+   * A group made under one layout and healed by a start that sees another (the JVM died, the next
+   * one runs with other hierarchies): it is not in the new tasks hierarchy, yet its folders elsewhere
+   * are removed, and the heal does not fail on the group's absence.
+   */
+  @Test
+  void aGroupLeftUnderAnotherLayoutIsRemovedFromEveryHierarchy() {
+    use("v2", Mechanism.V2);
+    Cgroup left = Cgroup.of(testGroup() + "/elsewhere").create();
+    assertTrue(left.exists());
+    String v2Root = left.v2Root();
+    use("v1", Mechanism.V1);
+    // as the ledger's healer finds it: the group and the v2 folder it was made under
+    Cgroup healed = Cgroup.recorded(Cgroup.PREFIX + "/" + testGroup(), v2Root);
+    assertFalse(healed.exists(), "the v1 tasks hierarchy has no such group");
+    assertTrue(healed.existsAnywhere(), "its v2 folder is still there");
+    healed.destroy();
+    assertFalse(healed.existsAnywhere());
+  }
+
   private static void skipUnlessAvailable(String layout) {
     switch (layout) {
       case "host" -> use("");

@@ -53,6 +53,18 @@ final class ModelTimes {
         return Math.round(w.reduce().draw(random(attempt)) * node.slowdown());
       }
 
+      @Override
+      public long shuffleWork(TaskAttemptId attempt, SimulatedNode node, boolean launchedLate) {
+        TimeModel.Spread work = launchedLate ? w.lateShuffle() : w.shuffleTail();
+        if (work == null) {
+          return -1;
+        }
+        // a stream of its own: the reduce phase's draw is not its shuffle's
+        SplittableRandom random = random(attempt);
+        random.nextGaussian();
+        return Math.round(work.draw(random) * node.slowdown());
+      }
+
       private SplittableRandom random(TaskAttemptId attempt) {
         long identity = attempt.getTaskId().getId() * 1_000_003L + attempt.getId() * 7919L
             + (attempt.getTaskId().getTaskType() == TaskType.MAP ? 0 : 17);

@@ -75,6 +75,8 @@ final class TaskProcesses {
     final List<TaskAttemptId> toReport = new ArrayList<>();
     /** A reduce whose shuffle gave up on itself: it fetches no more, and fails at the shuffle's next check. */
     boolean shuffleFailed;
+    /** A reduce doing its shuffle's last work (every output there): its work is the shuffle's until it ends. */
+    boolean shuffling;
 
     Process(TaskAttemptId attempt, Containers.Held container, long launch) {
       this.attempt = attempt;
@@ -139,6 +141,8 @@ final class TaskProcesses {
   private final int abortFailureLimit;
   /** The longest run of a succeeded map, as reducers learn it from completion events. */
   private long maxMapRuntime;
+  /** When every map's output was last there to fetch. */
+  private long allOutputsSince;
   /**
    * Every output a reducer decided to report to the AM as not fetched, when it decided: what a real
    * reducer logs ("Reporting fetch failure for ... to MRAppMaster") and records read from its log.
@@ -263,6 +267,9 @@ final class TaskProcesses {
     reshare(process.container.node.machine);
     if (process.isMap()) {
       mapDone(process);
+    } else if (process.shuffling) {
+      process.shuffling = false;
+      shuffleEnds(process, loop.now());
     } else {
       process.reduceEnd = loop.now();
       reduceDone(process);
@@ -316,6 +323,7 @@ final class TaskProcesses {
         availableOutputs++;
       }
       if (availableOutputs == outputs.length) {
+        allOutputsSince = loop.now();
         new ArrayList<>(runningReduces).forEach(this::scheduleReduceEnd);
       } else if (!unreachable.isEmpty()) {
         // a reduce that copied what a dead node held may need only this one
@@ -354,6 +362,13 @@ final class TaskProcesses {
         if (reduce.shuffleEnd > now) {
           reduce.shuffleEnd = -1;
           reduce.generation++;
+        }
+        if (reduce.shuffling) {
+          // its last copies meet the dead host: it fetches again, and ends once that is settled
+          reduce.shuffling = false;
+          reduce.runnable = false;
+          reduce.generation++;
+          reshare(reduce.container.node.machine);
         }
         fetching(reduce).owe(node, owed, inFlight);
       }
@@ -691,17 +706,33 @@ final class TaskProcesses {
       return;
     }
     if (reduce.fetching == null) {
-      if (availableOutputs < outputs.length) {
+      if (availableOutputs < outputs.length || reduce.shuffling) {
         return;
       }
-      reduce.shuffleEnd = Math.max(loop.now(), reduce.launch) + latencies.shuffleLag();
+      long work = times.shuffleWork(reduce.attempt, reduce.container.node.node, reduce.launch >= allOutputsSince);
+      if (work >= 0) {
+        // what is left to copy and merge takes the node's CPU as a task's work does
+        reduce.shuffling = true;
+        reduce.work = Math.max(1, work);
+        reduce.workLeft = reduce.work;
+        reduce.since = loop.now();
+        reduce.runnable = true;
+        reshare(reduce.container.node.machine);
+        return;
+      }
+      shuffleEnds(reduce, Math.max(loop.now(), reduce.launch) + latencies.shuffleLag());
     } else {
       long end = reduce.fetching.shuffleEnd();
       if (end < 0) {
         return;
       }
-      reduce.shuffleEnd = Math.max(loop.now(), end);
+      shuffleEnds(reduce, Math.max(loop.now(), end));
     }
+  }
+
+  /** The shuffle ends at {@code at}; the sort after its time, then the reduce works. */
+  private void shuffleEnds(Process reduce, long at) {
+    reduce.shuffleEnd = at;
     reduce.sortEnd = reduce.shuffleEnd + latencies.sort();
     reduce.reduceEnd = -1;
     int generation = ++reduce.generation;

@@ -30,4 +30,14 @@ public interface TaskTimes {
 
   /** The reduce phase proper, after its shuffle and sort. */
   long reduceMillis(TaskAttemptId attempt, SimulatedNode node);
+
+  /**
+   * A reduce's shuffle's last part, in milliseconds of one core: from when every map output is there
+   * to its shuffle's end if it was running then ({@code launchedLate} false), from its launch if it
+   * launched later (its JVM's start too); shared with what else runs on its node. Negative when the
+   * model has none: the shuffle then ends after the shuffle lag wherever it runs.
+   */
+  default long shuffleWork(TaskAttemptId attempt, SimulatedNode node, boolean launchedLate) {
+    return -1;
+  }
 }

@@ -21,6 +21,13 @@ import java.util.function.Function;
 final class Replay {
   private Replay() {}
 
+  /**
+   * What a reduce's shuffle received is keyed by its attempt id and this: from the later of its
+   * launch and the last map's end to its shuffle's end, it takes the CPU as a thread of its node
+   * (starting its JVM if it launched late, copying and merging what is left).
+   */
+  static final String SHUFFLE = "/shuffle";
+
   /** Something that wanted the CPU on a node over an interval: threads at a time, or a CPU limit. */
   private record Interval(int node, long from, long to, String attempt, int segment, int spinners, double limit) {
     boolean covers(long t0, long t1) {
@@ -29,8 +36,9 @@ final class Replay {
   }
 
   /**
-   * CPU milliseconds each attempt received (maps over their life, reduces over their reduce phase),
-   * by attempt id, on a machine of {@code cores} that all the run's nodes shared.
+   * CPU milliseconds each attempt received (maps over their life, reduces over their reduce phase,
+   * and their shuffle's end apart, see {@link #SHUFFLE}), by attempt id, on a machine of
+   * {@code cores} that all the run's nodes shared.
    */
   static Map<String, Double> cpuReceived(RunRecord r, double cores) {
     Map<String, Double> total = new HashMap<>();
@@ -48,6 +56,22 @@ final class Replay {
     List<Interval> intervals = new ArrayList<>();
     Map<String, double[]> received = new HashMap<>();
     int nodes = r.cluster() != null ? r.cluster().nodes() : 0;
+    long lastMap = 0;
+    for (AttemptRecord a : r.attempts()) {
+      if (a.type().equals("MAP") && "SUCCEEDED".equals(a.state()) && a.finishMs() != null) {
+        lastMap = Math.max(lastMap, a.finishMs());
+      }
+    }
+    for (AttemptRecord a : r.attempts()) {
+      if (a.type().equals("REDUCE") && a.node() != null && a.startMs() != null && a.shuffleFinishMs() != null) {
+        long from = Math.max(a.startMs(), lastMap);
+        if (a.shuffleFinishMs() > from) {
+          received.put(a.attemptId() + SHUFFLE, new double[1]);
+          intervals.add(new Interval(a.node(), from, a.shuffleFinishMs(), a.attemptId() + SHUFFLE, 0, 0,
+              Double.POSITIVE_INFINITY));
+        }
+      }
+    }
     for (AttemptRecord a : r.attempts()) {
       Long from = a.type().equals("MAP") ? a.startMs() : a.sortFinishMs();
       if (a.node() == null || from == null) {

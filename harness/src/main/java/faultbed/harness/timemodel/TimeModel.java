@@ -80,9 +80,18 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    *
    * @param bytesPerMap the input each map read in the fitted runs; a map of another size takes
    *                    proportionally longer or shorter (an assumption the validation tests)
+   * @param shuffleLag  wall time from the later of a reduce's launch and the last map's end to its
+   *                    shuffle's end; how long a copy takes once its output is there
+   * @param shuffleTail the CPU a reduce launched before the last map's end received from then to its
+   *                    shuffle's end (what was left to copy and merge), so that the simulation's
+   *                    shuffle ends slower on a loaded node; null when no fitted reduce launched so
+   *                    early, and in models fitted before it was: the shuffle then ends after
+   *                    {@code shuffleLag} wherever it runs
+   * @param lateShuffle the same for a reduce launched after the last map, from its launch: its JVM
+   *                    starting and every copy; null likewise
    */
   public record WorkloadTimes(long bytesPerMap, Spread map, Spread reduce, Spread shuffleLag, Spread sort,
-      MapProgress mapProgress) {
+      MapProgress mapProgress, Spread shuffleTail, Spread lateShuffle) {
     public WorkloadTimes {
       if (mapProgress == null) {
         throw new IllegalArgumentException("mapProgress: expected how a map's progress unfolds (a model written by"
@@ -217,6 +226,8 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     Map<String, List<Double>> maps = new TreeMap<>();
     Map<String, List<Double>> reduces = new TreeMap<>();
     Map<String, List<Double>> lags = new TreeMap<>();
+    Map<String, List<Double>> shuffleTails = new TreeMap<>();
+    Map<String, List<Double>> lateShuffles = new TreeMap<>();
     Map<String, List<Double>> sorts = new TreeMap<>();
     Map<String, List<Double>> bytes = new TreeMap<>();
     Map<String, List<Double>> sortShares = new TreeMap<>();
@@ -282,6 +293,9 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
           }
           if (!map) {
             sorts.computeIfAbsent(type, k -> new ArrayList<>()).add((double) (a.sortFinishMs() - a.shuffleFinishMs()));
+            double[] shuffle = received.get(a.attemptId() + Replay.SHUFFLE);
+            (a.startMs() < lastMap ? shuffleTails : lateShuffles).computeIfAbsent(type, k -> new ArrayList<>())
+                .add(shuffle == null ? 0 : shuffle[0]);
             lags.computeIfAbsent(type, k -> new ArrayList<>())
                 .add((double) Math.max(0, a.shuffleFinishMs() - Math.max(a.startMs(), lastMap)));
           }
@@ -340,7 +354,8 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       MapProgress progress = new MapProgress(median(startup), startup.size(),
           List.copyOf(startupFrom.getOrDefault(type, anyStartupFrom)), median(shares), sortShares.getOrDefault(type, List.of()).size());
       workloads.put(type, new WorkloadTimes(perMap, Spread.of(maps.get(type)), Spread.of(reduces.get(type)),
-          Spread.of(lags.get(type)), Spread.of(sorts.get(type)), progress));
+          Spread.of(lags.get(type)), Spread.of(sorts.get(type)), progress, spread(shuffleTails.get(type)),
+          spread(lateShuffles.get(type))));
     }
     Map<String, List<Censored>> ratios = new TreeMap<>();
     for (Residual residual : residuals) {
@@ -421,6 +436,11 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       }
       return sorted.get(sorted.size() - 1).value();
     }
+  }
+
+  /** A spread of the times, or null for none. */
+  private static Spread spread(List<Double> millis) {
+    return millis == null || millis.isEmpty() ? null : Spread.of(millis);
   }
 
   private static double median(List<Double> values) {
