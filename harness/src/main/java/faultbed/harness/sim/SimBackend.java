@@ -85,25 +85,18 @@ public final class SimBackend extends Backend {
       return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.SHARED_CORES, "expected a positive number of"
           + " cores, e.g. \"2\", got \"" + shared + "\""));
     }
-    try {
-      SimCluster.amNodes(spec);
-    } catch (IllegalArgumentException e) {
-      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.AM_NODES, e.getMessage()));
-    }
-    try {
-      SimCluster.faultNodes(spec);
-    } catch (IllegalArgumentException e) {
-      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.FAULT_NODES, e.getMessage()));
-    }
-    try {
-      SimCluster.livenessChecks(spec);
-    } catch (IllegalArgumentException e) {
-      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.LIVENESS_CHECKS, e.getMessage()));
-    }
-    try {
-      SimCluster.setups(spec);
-    } catch (IllegalArgumentException e) {
-      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.SETUPS, e.getMessage()));
+    // the replay settings, each parsed as the cluster will parse it
+    java.util.Map<String, Consumer<ClusterSpec>> replays = new java.util.LinkedHashMap<>();
+    replays.put(SimCluster.AM_NODES, SimCluster::amNodes);
+    replays.put(SimCluster.FAULT_NODES, SimCluster::faultNodes);
+    replays.put(SimCluster.LIVENESS_CHECKS, SimCluster::livenessChecks);
+    replays.put(SimCluster.SETUPS, SimCluster::setups);
+    for (java.util.Map.Entry<String, Consumer<ClusterSpec>> replay : replays.entrySet()) {
+      try {
+        replay.getValue().accept(spec);
+      } catch (IllegalArgumentException e) {
+        return Optional.of(new Fault.Unsupported("hadoop." + replay.getKey(), e.getMessage()));
+      }
     }
     if (workload.concurrentJobs() > 1) {
       return Optional.of(new Fault.Unsupported("workload.concurrentJobs", "the simulation runs one job at a time;"

@@ -181,13 +181,13 @@ final class SimCluster implements Cluster {
   /** The AM nodes {@value #AM_NODES} sets, by run index; throws IllegalArgumentException naming what is wrong. */
   static Map<Integer, Integer> amNodes(ClusterSpec spec) {
     Map<Integer, Integer> out = new java.util.HashMap<>();
-    replayed(spec, AM_NODES, "\"2,0,-,3\"").forEach((run, nodes) -> {
+    nodesByRun(spec, AM_NODES, "\"2,0,-,3\"").forEach((run, nodes) -> {
       if (nodes.size() != 1) {
         throw new IllegalArgumentException("expected one node index or \"-\" for each run, e.g. \"2,0,-,3\", got "
             + nodes.size() + " for run " + run);
       }
       if (nodes.get(0) != null) {
-        out.put(run, nodes.get(0));
+        out.put(run, nodes.get(0).intValue());
       }
     });
     return out;
@@ -195,74 +195,72 @@ final class SimCluster implements Cluster {
 
   /** The liveness check times {@value #LIVENESS_CHECKS} sets, by run index; throws IllegalArgumentException naming what is wrong. */
   static Map<Integer, Long> livenessChecks(ClusterSpec spec) {
-    return replayedMillis(spec, LIVENESS_CHECKS, "\"53200,-,49800\"");
+    return millisByRun(spec, LIVENESS_CHECKS, "\"53200,-,49800\"");
   }
 
   /** The job set-ups {@value #SETUPS} sets, by run index; throws IllegalArgumentException naming what is wrong. */
   static Map<Integer, Long> setups(ClusterSpec spec) {
-    return replayedMillis(spec, SETUPS, "\"3280,-,11118\"");
-  }
-
-  private static Map<Integer, Long> replayedMillis(ClusterSpec spec, String key, String example) {
-    String value = spec.hadoop().get(key);
-    Map<Integer, Long> out = new java.util.HashMap<>();
-    if (value == null) {
-      return out;
-    }
-    String[] runs = value.split(",", -1);
-    for (int i = 0; i < runs.length; i++) {
-      String entry = runs[i].trim();
-      if (entry.equals("-")) {
-        continue;
-      }
-      long ms;
-      try {
-        ms = Long.parseLong(entry);
-      } catch (NumberFormatException e) {
-        ms = -1;
-      }
-      if (ms < 0) {
-        throw new IllegalArgumentException("expected milliseconds since the job started or \"-\" for each run, e.g. "
-            + example + ", got \"" + entry + "\" for run " + i);
-      }
-      out.put(i, ms);
-    }
-    return out;
+    return millisByRun(spec, SETUPS, "\"3280,-,11118\"");
   }
 
   /** The fault nodes {@value #FAULT_NODES} sets, by run index then step. */
   static Map<Integer, List<Integer>> faultNodes(ClusterSpec spec) {
-    return replayed(spec, FAULT_NODES, "\"2/2,0/0,-\"");
+    Map<Integer, List<Integer>> out = new java.util.HashMap<>();
+    nodesByRun(spec, FAULT_NODES, "\"2/2,0/0,-\"").forEach((run, steps) ->
+        out.put(run, steps.stream().map(n -> n == null ? null : n.intValue()).toList()));
+    return out;
   }
 
-  private static Map<Integer, List<Integer>> replayed(ClusterSpec spec, String key, String example) {
+  private static Map<Integer, List<Long>> nodesByRun(ClusterSpec spec, String key, String example) {
+    return replayed(spec, key, spec.nodes(), "node indices below " + spec.nodes() + " or \"-\", e.g. " + example);
+  }
+
+  /** One time a run, "-" for none. */
+  private static Map<Integer, Long> millisByRun(ClusterSpec spec, String key, String example) {
+    String expected = "milliseconds since the job started or \"-\" for each run, e.g. " + example;
+    Map<Integer, Long> out = new java.util.HashMap<>();
+    replayed(spec, key, Long.MAX_VALUE, expected).forEach((run, steps) -> {
+      if (steps.size() != 1) {
+        throw new IllegalArgumentException("expected " + expected + ", got " + steps.size() + " values for run " + run);
+      }
+      if (steps.get(0) != null) {
+        out.put(run, steps.get(0));
+      }
+    });
+    return out;
+  }
+
+  /**
+   * A replay setting's values: runs by commas, a run's steps by slashes, each a number below
+   * {@code bound} or "-" (null); throws IllegalArgumentException saying what was {@code expected}.
+   */
+  private static Map<Integer, List<Long>> replayed(ClusterSpec spec, String key, long bound, String expected) {
     String value = spec.hadoop().get(key);
-    Map<Integer, List<Integer>> out = new java.util.HashMap<>();
+    Map<Integer, List<Long>> out = new java.util.HashMap<>();
     if (value == null) {
       return out;
     }
     String[] runs = value.split(",", -1);
     for (int i = 0; i < runs.length; i++) {
-      List<Integer> nodes = new ArrayList<>();
+      List<Long> steps = new ArrayList<>();
       for (String entry : runs[i].split("/", -1)) {
         entry = entry.trim();
         if (entry.equals("-")) {
-          nodes.add(null);
+          steps.add(null);
           continue;
         }
-        int node;
+        long n;
         try {
-          node = Integer.parseInt(entry);
+          n = Long.parseLong(entry);
         } catch (NumberFormatException e) {
-          node = -1;
+          n = -1;
         }
-        if (node < 0 || node >= spec.nodes()) {
-          throw new IllegalArgumentException("expected node indices below " + spec.nodes() + " or \"-\", e.g. "
-              + example + ", got \"" + entry + "\" for run " + i);
+        if (n < 0 || n >= bound) {
+          throw new IllegalArgumentException("expected " + expected + ", got \"" + entry + "\" for run " + i);
         }
-        nodes.add(node);
+        steps.add(n);
       }
-      out.put(i, nodes);
+      out.put(i, steps);
     }
     return out;
   }
