@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import faultbed.experiments.scenario.Scenario;
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.experiments.scenario.ScenarioParser;
+import faultbed.harness.timemodel.Machines;
 import faultbed.harness.timemodel.TimeModel;
 import faultbed.results.Distribution;
 import faultbed.results.RecordStore;
@@ -154,7 +155,7 @@ public final class SimValidation {
     List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(reference)).toList();
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
-    TimeModel.fit(name + "-" + reference, fitted, progressOnly, machineCores).write(model);
+    TimeModel.fit(name + "-" + reference, fitted, progressOnly, Machines.shared(machineCores)).write(model);
     Map<String, Map<String, String>> replayed = replayed(real);
     List<RunRecord> simulated = simulate(simScenario(scenario, model, null, replayed), name, folder.resolve("simulated"));
     List<RunRecord> control = simulate(simScenario(scenario, model, reference, replayed), name + "-control",

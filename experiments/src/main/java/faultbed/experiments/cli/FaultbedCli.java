@@ -33,7 +33,8 @@ import picocli.CommandLine.Parameters;
     subcommands = {FaultbedCli.Run.class, FaultbedCli.Summary.class, FaultbedCli.Doctor.class,
         ReportCommand.class, ClassifyCommand.class, CompareCommand.class, BaselineCommand.class,
         PlanCommand.class, CalibrateCommand.class, MergeCommand.class, ValidateCommand.class,
-        ClusterCommand.class, VerifyCommand.class, SimModelCommand.class, SimValidateCommand.class},
+        ClusterCommand.class, VerifyCommand.class, SimModelCommand.class, SimValidateCommand.class,
+        ImportHistoryCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:done", "1:a verdict WORSE, or leftovers found", "2:bad input (one line naming the field)",
         "3:this machine lacks something the scenario needs", "4:internal error (one line; the stack trace in a log)"})

@@ -1,5 +1,8 @@
 package faultbed.experiments.cli;
 
+import faultbed.harness.Backends;
+import faultbed.harness.observe.HistoryImport;
+import faultbed.harness.timemodel.Machines;
 import faultbed.harness.timemodel.TimeModel;
 import faultbed.results.RunRecord;
 import java.io.PrintWriter;
@@ -35,9 +38,19 @@ final class SimModelCommand implements Callable<Integer> {
       + " e.g. a suite's reference, so its other variants can be checked against the simulation")
   List<String> variants = new ArrayList<>();
 
-  @Option(names = "--machine-cores", required = true, paramLabel = "N", description = "the cores of the machine the"
-      + " runs' nodes shared (faultbed's own backends run every node on one machine)")
-  double machineCores;
+  @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+  Cores cores;
+
+  /** Where the runs' nodes ran: one machine they all shared, or a machine each. */
+  static final class Cores {
+    @Option(names = "--machine-cores", required = true, paramLabel = "N", description = "the cores of the machine the"
+        + " runs' nodes shared (faultbed's own backends run every node on one machine)")
+    Double machineCores;
+
+    @Option(names = "--node-cores", required = true, paramLabel = "N", description = "the cores of each node's own"
+        + " machine, for runs of a real cluster (the remote backend's, or jobs read with 'faultbed import-history')")
+    Double nodeCores;
+  }
 
   @Option(names = "--progress-from", paramLabel = "DIR", description = "folders of runs of the same machine whose"
       + " records carry progress clocks, for how long a map reports no progress, when DIR's records were written"
@@ -67,13 +80,24 @@ final class SimModelCommand implements Callable<Integer> {
           + " Hadoop did on real nodes");
       return FaultbedCli.BAD_INPUT;
     }
-    if (!(machineCores > 0)) {
-      err.println("faultbed: --machine-cores: expected a positive number of cores, got " + machineCores);
+    boolean perNode = cores.nodeCores != null;
+    double n = perNode ? cores.nodeCores : cores.machineCores;
+    String option = perNode ? "--node-cores" : "--machine-cores";
+    if (!(n > 0) || Double.isInfinite(n)) {
+      err.println("faultbed: " + option + ": expected a positive number of cores, got " + n);
       return FaultbedCli.BAD_INPUT;
     }
-    if (records.stream().anyMatch(r -> r.cluster() != null && "remote".equals(r.cluster().backend()))) {
-      err.println("faultbed: DIR: expected records of faultbed's own backends (all nodes on one machine), got runs"
-          + " of a remote cluster, whose nodes are machines of their own");
+    // a machine per node or one for all: runs of both kinds cannot share one replay
+    var wrong = records.stream().filter(r -> r.cluster() != null && machinePerNode(r.cluster().backend()) != perNode)
+        .findFirst();
+    if (wrong.isPresent()) {
+      String backend = wrong.get().cluster().backend();
+      err.println(perNode
+          ? "faultbed: DIR: expected records of a cluster whose nodes are machines of their own (remote, history) for"
+              + " --node-cores, got runs of faultbed's " + backend + " backend, whose nodes share one machine: give"
+              + " --machine-cores"
+          : "faultbed: DIR: expected records of faultbed's own backends (all nodes on one machine) for --machine-cores,"
+              + " got runs of a " + backend + " cluster, whose nodes are machines of their own: give --node-cores");
       return FaultbedCli.BAD_INPUT;
     }
     var progressOnly = RecordsFolder.readAll("--progress-from", progressFrom, err);
@@ -83,15 +107,15 @@ final class SimModelCommand implements Callable<Integer> {
     String modelName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
     TimeModel model;
     try {
-      model = TimeModel.fit(modelName, records, progressOnly.get(), machineCores);
+      model = TimeModel.fit(modelName, records, progressOnly.get(), perNode ? Machines.perNode(n) : Machines.shared(n));
     } catch (IllegalArgumentException e) {
       err.println("faultbed: DIR: " + e.getMessage());
       return FaultbedCli.BAD_INPUT;
     }
     model.write(out);
     PrintWriter o = spec.commandLine().getOut();
-    o.printf("%s: fitted from %d runs of %s on %s cores%n", out, model.fittedFrom().runs(), model.fittedFrom().scenarios(),
-        machineCores);
+    o.printf("%s: fitted from %d runs of %s on %s%n", out, model.fittedFrom().runs(), model.fittedFrom().scenarios(),
+        (perNode ? Machines.perNode(n) : Machines.shared(n)).describe());
     model.workloads().forEach((type, w) -> o.printf("  %s: map %.0f ms of CPU (log sd %.2f, %d), reduce %.0f ms (%d),"
         + " shuffle after the last map %.0f ms, sort %.0f ms%n", type, w.map().medianMs(), w.map().logSd(), w.map().n(),
         w.reduce().medianMs(), w.reduce().n(), w.shuffleLag().medianMs(), w.sort().medianMs()));
@@ -106,5 +130,14 @@ final class SimModelCommand implements Callable<Integer> {
       o.printf("  every node, from start to end, in every run: %s (the work includes it)%n", model.baseline());
     }
     return 0;
+  }
+
+  /**
+   * Whether a record's nodes are machines of their own: a cluster faultbed did not put on this one
+   * (a backend that works on a cluster already up, or jobs read from history files).
+   */
+  private static boolean machinePerNode(String backend) {
+    return HistoryImport.BACKEND.equals(backend)
+        || Backends.all().stream().anyMatch(b -> b.name().equals(backend) && b.usesExistingCluster());
   }
 }

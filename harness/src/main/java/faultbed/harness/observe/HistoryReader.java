@@ -107,6 +107,17 @@ final class HistoryReader {
 
   private static final String SUCCEEDED = "SUCCEEDED";
 
+  /** One history file as Hadoop's parser reads it; the parser's complaint, if it stopped early, in {@code notes}. */
+  static Parsed parse(FileSystem fs, Path file, List<String> notes) throws IOException {
+    Parser parser = new Parser(fs, file);
+    Parsed parsed = parser.parsed();
+    if (parser.getParseException() != null) {
+      notes.add("the history file ends mid-event (its AM died writing it); read up to there: "
+          + parser.getParseException().getMessage());
+    }
+    return parsed;
+  }
+
   /** Finds the job's .jhist in the intermediate or final done folders, waiting for the AM to move it there. */
   static Parsed read(Configuration conf, JobID jobId, Duration wait) {
     try {

@@ -13,6 +13,17 @@ import java.util.Map;
 final class NodeLocator {
   private final Map<String, Integer> byHost = new HashMap<>();
   private final Map<Integer, Integer> byPort = new HashMap<>();
+  /** Exact {@code host:port} addresses, for nodes known only from what a history file names. */
+  private final Map<String, Integer> byAddress = new HashMap<>();
+
+  private NodeLocator() {}
+
+  /** Nodes known by the {@code host:port} addresses that name them (several per node). */
+  static NodeLocator ofAddresses(Map<String, Integer> addresses) {
+    NodeLocator locator = new NodeLocator();
+    locator.byAddress.putAll(addresses);
+    return locator;
+  }
 
   NodeLocator(List<? extends Node> nodes) {
     for (Node n : nodes) {
@@ -27,6 +38,9 @@ final class NodeLocator {
 
   /** The node at {@code host:port}, or null if none of this run's nodes. */
   Integer find(String host, int port) {
+    if (!byAddress.isEmpty()) {
+      return byAddress.get(host + ":" + port);
+    }
     Integer node = host == null ? null : byHost.get(host);
     if (node == null && byHost.isEmpty()) {
       node = byPort.get(port);

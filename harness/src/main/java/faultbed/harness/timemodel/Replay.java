@@ -13,7 +13,7 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * A recorded run replayed on the cores of the machine it ran on, to read from it what the time model
+ * A recorded run replayed on the cores of the machines it ran on, to read from it what the time model
  * needs: how much CPU each attempt received while it ran, given everything else that ran beside it
  * (the other attempts, on its node and on the others, and the spinners and CPU limits of faults).
  * The same sharing as the simulation's ({@link CpuSharing}), so what is fitted is what is replayed.
@@ -38,11 +38,11 @@ final class Replay {
   /**
    * CPU milliseconds each attempt received (maps over their life, reduces over their reduce phase,
    * and their shuffle's end apart, see {@link #SHUFFLE}), by attempt id, on a machine of
-   * {@code cores} that all the run's nodes shared.
+   * {@code machines}.
    */
-  static Map<String, Double> cpuReceived(RunRecord r, double cores) {
+  static Map<String, Double> cpuReceived(RunRecord r, Machines machines) {
     Map<String, Double> total = new HashMap<>();
-    cpuReceived(r, cores, a -> new long[0]).forEach((id, segments) -> total.put(id, Arrays.stream(segments).sum()));
+    cpuReceived(r, machines, a -> new long[0]).forEach((id, segments) -> total.put(id, Arrays.stream(segments).sum()));
     return total;
   }
 
@@ -51,7 +51,7 @@ final class Replay {
    * interval): the CPU it received before the first mark, between each two, and after the last.
    * Cutting an attempt's interval does not change what anything receives.
    */
-  static Map<String, double[]> cpuReceived(RunRecord r, double cores, Function<AttemptRecord, long[]> marks) {
+  static Map<String, double[]> cpuReceived(RunRecord r, Machines machines, Function<AttemptRecord, long[]> marks) {
     long end = r.job().finishedMs();
     List<Interval> intervals = new ArrayList<>();
     Map<String, double[]> received = new HashMap<>();
@@ -113,14 +113,14 @@ final class Replay {
     Long previous = null;
     for (long t : times) {
       if (previous != null) {
-        share(intervals, nodes, cores, previous, t, received);
+        share(intervals, nodes, machines, previous, t, received);
       }
       previous = t;
     }
     return received;
   }
 
-  private static void share(List<Interval> intervals, int nodes, double cores, long t0, long t1,
+  private static void share(List<Interval> intervals, int nodes, Machines machines, long t0, long t1,
       Map<String, double[]> received) {
     int[] threads = new int[nodes];
     double[] limits = new double[nodes];
@@ -142,7 +142,15 @@ final class Replay {
     for (int n = 0; n < nodes; n++) {
       loads.add(new CpuSharing.NodeLoad(threads[n], limits[n]));
     }
-    double[] perThread = CpuSharing.perThread(loads, cores);
+    double[] perThread;
+    if (machines.perNode()) {
+      perThread = new double[nodes];
+      for (int n = 0; n < nodes; n++) {
+        perThread[n] = CpuSharing.perThread(List.of(loads.get(n)), machines.cores())[0];
+      }
+    } else {
+      perThread = CpuSharing.perThread(loads, machines.cores());
+    }
     for (Interval i : running) {
       received.get(i.attempt())[i.segment()] += perThread[i.node()] * (t1 - t0);
     }

@@ -54,9 +54,13 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    *
    * @param scenarios the scenarios' names, each once
    * @param backends  the backends they ran on
-   * @param hosts     the machines they ran on (cores, memory, as their provenance says)
+   * @param machineCores the cores of the machine their nodes shared, or of each node's own machine
+   *                     when {@code machinePerNode}
+   * @param machinePerNode whether each node was a machine of its own (a real cluster); false, and so
+   *                     in models written before it was recorded, for one machine every node shared
    */
-  public record FittedFrom(int runs, List<String> scenarios, List<String> backends, double machineCores) {}
+  public record FittedFrom(int runs, List<String> scenarios, List<String> backends, double machineCores,
+      boolean machinePerNode) {}
 
   /**
    * A log-normal time: half the times are below {@code medianMs}; {@code logSd} is the standard
@@ -210,19 +214,18 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * typical task's work.
    */
   public static TimeModel fit(String name, Collection<RunRecord> records, double machineCores) {
-    return fit(name, records, List.of(), machineCores);
+    return fit(name, records, List.of(), Machines.shared(machineCores));
   }
 
   /**
-   * As {@link #fit(String, Collection, double)}, with {@code progressOnly}: runs of the same machine
-   * whose maps' progress clocks give the work a map does before it reports progress, which records
-   * written before they carried progress clocks cannot show; nothing else is taken from them.
+   * As {@link #fit(String, Collection, double)}, on {@code machines} (one all nodes shared, or one
+   * per node: a real cluster's, whose nodes' attempts compete only with their own node's), with
+   * {@code progressOnly}: runs of the same machines whose maps' progress clocks give the work a map
+   * does before it reports progress, which records written before they carried progress clocks
+   * cannot show; nothing else is taken from them.
    */
   public static TimeModel fit(String name, Collection<RunRecord> records, Collection<RunRecord> progressOnly,
-      double machineCores) {
-    if (!(machineCores > 0)) {
-      throw new IllegalArgumentException("machine cores: expected a positive number, got " + machineCores);
-    }
+      Machines machines) {
     Map<String, List<Double>> maps = new TreeMap<>();
     Map<String, List<Double>> reduces = new TreeMap<>();
     Map<String, List<Double>> lags = new TreeMap<>();
@@ -256,7 +259,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       if (mapCount != null && inputBytes != null) {
         bytes.computeIfAbsent(type, k -> new ArrayList<>()).add(Double.parseDouble(inputBytes) / Integer.parseInt(mapCount));
       }
-      Map<String, double[]> received = Replay.cpuReceived(r, machineCores, TimeModel::phaseMarks);
+      Map<String, double[]> received = Replay.cpuReceived(r, machines, TimeModel::phaseMarks);
       long lastMap = 0;
       long lastAttempt = 0;
       long firstStart = Long.MAX_VALUE;
@@ -318,7 +321,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       if (!usable(r)) {
         continue;
       }
-      Map<String, double[]> received = Replay.cpuReceived(r, machineCores, TimeModel::phaseMarks);
+      Map<String, double[]> received = Replay.cpuReceived(r, machines, TimeModel::phaseMarks);
       String type = r.workload().type();
       for (AttemptRecord a : r.attempts()) {
         if ("SUCCEEDED".equals(a.state()) && untouched(r, a, Baseline.of(r))) {
@@ -369,7 +372,8 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     List<Slowdown> slowdowns = new ArrayList<>();
     ratios.forEach((kinds, list) -> slowdowns.add(new Slowdown(List.of(kinds.split("\\+")), Censored.median(list),
         list.size(), (int) list.stream().filter(c -> !c.observed()).count())));
-    return new TimeModel(name, new FittedFrom(runs, List.copyOf(scenarios), List.copyOf(backends), machineCores),
+    return new TimeModel(name, new FittedFrom(runs, List.copyOf(scenarios), List.copyOf(backends), machines.cores(),
+        machines.perNode()),
         workloads, Math.round(median(setups)), Math.round(median(commits)), slowdowns, baseline);
   }
 

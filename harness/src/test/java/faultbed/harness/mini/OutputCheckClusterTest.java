@@ -4,6 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.harness.junit.Faultbed;
+import faultbed.harness.observe.HistoryImport;
+import faultbed.harness.timemodel.Machines;
+import faultbed.harness.timemodel.TimeModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
 import faultbed.harness.junit.Recorder;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workloads;
@@ -14,13 +26,80 @@ import org.junit.jupiter.api.Test;
 @Faultbed(nodes = 3)
 class OutputCheckClusterTest {
   @Test
-  void wordCountOutputMatchesTheCountsOfItsInput(MiniCluster cluster, Recorder recorder) {
+  void wordCountOutputMatchesTheCountsOfItsInput(MiniCluster cluster, Recorder recorder) throws Exception {
     RunRecord r = recorder.save(cluster.run(Workloads.wordcount(4L << 20).withMaps(2).withReduces(2), Timeline.none()));
     assertTrue(r.job().succeeded(), r.job().toString());
     RunRecord.OutputCheck check = r.outputCheck();
     assertTrue(check.correct() && check.method().startsWith("wordcount"), check.toString());
     assertTrue(check.detail().matches("\\d+ distinct words, \\d+ in all, as counted from the input"), check.detail());
     assertTrue(r.harnessMs().containsKey("outputCheck"));
+    historyFileReadsAsTheRecord(cluster, r);
+  }
+
+  /**
+   * The job's history file, as a user would copy it out of a real cluster's done folder with its
+   * configuration, imported: the same attempts on the same nodes as the record faultbed assembled,
+   * each as long, started as far apart; and a time model fits from it with each node a machine.
+   */
+  private static void historyFileReadsAsTheRecord(MiniCluster cluster, RunRecord r) throws Exception {
+    Configuration conf = cluster.configuration();
+    FileSystem fs = FileSystem.get(conf);
+    Path copy = Files.createTempDirectory("faultbed-history");
+    try {
+      for (String root : List.of(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf),
+          JobHistoryUtils.getConfiguredHistoryServerDoneDirPrefix(conf))) {
+        org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(root);
+        if (!fs.exists(dir)) {
+          continue;
+        }
+        var files = fs.listFiles(dir, true);
+        while (files.hasNext()) {
+          org.apache.hadoop.fs.Path p = files.next().getPath();
+          if (p.getName().startsWith(r.job().jobId())) {
+            fs.copyToLocalFile(p, new org.apache.hadoop.fs.Path(copy.resolve(p.getName()).toUri()));
+          }
+        }
+      }
+      Path jhist;
+      try (var listed = Files.list(copy)) {
+        jhist = listed.filter(p -> p.toString().endsWith(".jhist")).findFirst().orElseThrow(
+            () -> new AssertionError("no history file of " + r.job().jobId() + " in the done folders"));
+      }
+      RunRecord imported = HistoryImport.read(jhist, "imported", "history", 0, null);
+      assertEquals("wordcount", imported.workload().type(), "read from the job's name");
+      assertEquals(r.job().jobId(), imported.runId());
+      assertTrue(imported.job().succeeded(), imported.job().toString());
+      assertEquals(r.job().maps(), imported.job().maps());
+      assertEquals(r.job().reduces(), imported.job().reduces());
+      assertEquals(r.hadoop().get("mapreduce.map.speculative"), imported.hadoop().get("mapreduce.map.speculative"),
+          "the settings come from the job's configuration file beside the history file");
+      assertTrue(imported.workload().inputBytes() > 0, "the maps' input counted: " + imported.workload());
+      Map<String, RunRecord.AttemptRecord> assembled = new HashMap<>();
+      r.attempts().forEach(a -> assembled.put(a.attemptId(), a));
+      assertEquals(assembled.keySet(), imported.attempts().stream().map(RunRecord.AttemptRecord::attemptId)
+          .collect(java.util.stream.Collectors.toSet()));
+      Map<Integer, Integer> nodeOf = new HashMap<>(); // imported node -> the record's
+      Set<Long> shifts = new java.util.TreeSet<>();
+      for (RunRecord.AttemptRecord a : imported.attempts()) {
+        RunRecord.AttemptRecord b = assembled.get(a.attemptId());
+        assertEquals(b.state(), a.state(), a.attemptId());
+        assertEquals(b.finishMs() - b.startMs(), a.finishMs() - a.startMs(), a.attemptId() + " as long");
+        shifts.add(b.startMs() - a.startMs());
+        assertEquals(b.progressClockMs(), a.progressClockMs(), a.attemptId());
+        Integer earlier = nodeOf.putIfAbsent(a.node(), b.node());
+        assertTrue(earlier == null || earlier.equals(b.node()), a.attemptId() + " on one node in both");
+      }
+      assertEquals(1, shifts.size(), "every attempt started as far from the client's submission as from the"
+          + " history's: " + shifts);
+      assertEquals(nodeOf.size(), new java.util.HashSet<>(nodeOf.values()).size(), "node for node: " + nodeOf);
+      TimeModel model = TimeModel.fit("imported", List.of(imported), List.of(), Machines.perNode(2));
+      assertTrue(model.fittedFrom().machinePerNode());
+      assertTrue(model.workload("wordcount").map().medianMs() > 0, model.toString());
+    } finally {
+      try (var walk = Files.walk(copy)) {
+        walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
   }
 
   @Test

@@ -32,7 +32,7 @@ class DefaultModelTest {
     }
     // the progress profile's runs, of another day, give the start-up's share of a map's work only
     TimeModel refit = TimeModel.fit("default", records,
-        new RecordStore(PUBLISHED.resolve("progress-profile")).readAll(), 2);
+        new RecordStore(PUBLISHED.resolve("progress-profile")).readAll(), Machines.shared(2));
     TimeModel shipped = TimeModel.standard();
     assertEquals(refit.fittedFrom(), shipped.fittedFrom());
     assertEquals(refit.workloads().keySet(), shipped.workloads().keySet());
