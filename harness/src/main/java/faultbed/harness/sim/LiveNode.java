@@ -36,6 +36,13 @@ final class LiveNode {
   long unreachableSince = -1;
   /** Its processes are stopped (SIGSTOP): no work, no reports, no heartbeats, until thawed. */
   boolean frozen;
+  /**
+   * Nothing gets to or from its NodeManager's ports, nor its heartbeats to the RM (a blackhole): its
+   * shuffle server is silent and the AM's launcher cannot reach it, while its tasks run and report on.
+   */
+  boolean cutOff;
+  /** What its cut-off NodeManager will do once reachable again (a launch, a container's exit report). */
+  final java.util.List<Runnable> onReconnect = new java.util.ArrayList<>();
   /** The ResourceManager declared it LOST and has not seen it since. */
   boolean lost;
   /** What its frozen processes will do once thawed, in the order they would have done it. */
@@ -57,9 +64,9 @@ final class LiveNode {
     this.freeSlots = node.slots();
   }
 
-  /** The scheduler gives it containers: it heartbeats (a frozen or lost NodeManager does not) and is alive. */
+  /** The scheduler gives it containers: it heartbeats (a frozen, cut-off or lost NodeManager does not) and is alive. */
   boolean schedulable() {
-    return alive && !frozen && !lost;
+    return alive && !frozen && !cutOff && !lost;
   }
 
   boolean serving() {
@@ -70,6 +77,20 @@ final class LiveNode {
   void whenAwake(Runnable step) {
     if (frozen) {
       onThaw.add(step);
+    } else {
+      step.run();
+    }
+  }
+
+  /**
+   * Runs a step of its NodeManager's now, or once it can be reached: thawed if frozen, reconnected
+   * if cut off.
+   */
+  void whenReachable(Runnable step) {
+    if (frozen) {
+      onThaw.add(step);
+    } else if (cutOff) {
+      onReconnect.add(step);
     } else {
       step.run();
     }

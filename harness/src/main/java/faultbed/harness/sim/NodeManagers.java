@@ -30,8 +30,8 @@ import org.apache.hadoop.yarn.event.EventHandler;
  * LOST at the first of the ResourceManager's liveness checks (every third of the expiry, on a grid
  * whose phase the run's seed draws) that finds it silent for longer than the expiry, as
  * NMLivelinessMonitor does; the AM then hears it is LOST and its attempts are killed, as
- * RMContainerAllocator.handleUpdatedNodes would do. A frozen node thawed before that carries on; one
- * thawed after it is told to resync, which kills its containers, and registers again, empty.
+ * RMContainerAllocator.handleUpdatedNodes would do. A frozen or cut-off node back before that carries
+ * on; one back after it is told to resync, which kills its containers, and registers again, empty.
  */
 final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
   /** The shuffle port a launched task reports; only its presence matters. */
@@ -73,17 +73,30 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
           launchFails(held);
           return;
         }
-        loop.after(latencies.launch(), () -> held.node.whenAwake(() -> {
-          if (held.released) {
-            return;
+        loop.after(latencies.launch(), () -> {
+          boolean[] settled = {false};
+          if (held.node.cutOff) {
+            // the launcher's connect retries until the NodeManager answers or its wait runs out
+            loop.after(connectMaxWaitMs, () -> {
+              if (!settled[0] && !held.released) {
+                settled[0] = true;
+                failLaunch(held);
+              }
+            });
           }
-          if (!held.node.alive) {
-            launchFails(held);
-            return;
-          }
-          events.handle(new TaskAttemptContainerLaunchedEvent(held.attempt, SHUFFLE_PORT));
-          processes.start(held);
-        }));
+          held.node.whenReachable(() -> {
+            if (settled[0] || held.released) {
+              return;
+            }
+            settled[0] = true;
+            if (!held.node.alive) {
+              launchFails(held);
+              return;
+            }
+            events.handle(new TaskAttemptContainerLaunchedEvent(held.attempt, SHUFFLE_PORT));
+            processes.start(held);
+          });
+        });
       }
       case CONTAINER_REMOTE_CLEANUP -> {
         stopContainer(held);
@@ -97,11 +110,13 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
 
   /** A container whose node died before it started: the launcher retries the NodeManager, then fails the attempt. */
   private void launchFails(Containers.Held held) {
-    loop.after(connectMaxWaitMs, () -> {
-      events.handle(new TaskAttemptDiagnosticsUpdateEvent(held.attempt, "Container launch failed for "
-          + held.id + " : java.net.ConnectException: " + held.node.nodeId + " does not answer"));
-      events.handle(new TaskAttemptEvent(held.attempt, TaskAttemptEventType.TA_CONTAINER_LAUNCH_FAILED));
-    });
+    loop.after(connectMaxWaitMs, () -> failLaunch(held));
+  }
+
+  private void failLaunch(Containers.Held held) {
+    events.handle(new TaskAttemptDiagnosticsUpdateEvent(held.attempt, "Container launch failed for "
+        + held.id + " : java.net.ConnectException: " + held.node.nodeId + " does not answer"));
+    events.handle(new TaskAttemptEvent(held.attempt, TaskAttemptEventType.TA_CONTAINER_LAUNCH_FAILED));
   }
 
   /** TaskAttemptImpl registers a finished attempt here and waits for its container to exit. */
@@ -120,6 +135,8 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
     node.freeSlots = 0;
     node.frozen = false;
     node.onThaw.clear();
+    node.cutOff = false;
+    node.onReconnect.clear();
     node.server = silent ? LiveNode.Server.SILENT : LiveNode.Server.REFUSING;
     processes.serverDown(node);
     if (announced) {
@@ -148,21 +165,58 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
       return;
     }
     node.frozen = false;
-    silences.merge(node, 1, Integer::sum);
     List<Runnable> steps = new ArrayList<>(node.onThaw);
     node.onThaw.clear();
-    if (node.lost) {
+    if (!backInTouch(node)) {
+      steps.forEach(Runnable::run);
+    }
+  }
+
+  /**
+   * Nothing gets to or from the NodeManager's ports and its heartbeats stop (a blackhole's rules on
+   * them, as the mini and remote backends make it): its shuffle server is silent, the AM's launcher
+   * waits on it; its tasks go on and report to the AM, whose ports are not its.
+   */
+  void cutOff(LiveNode node) {
+    if (!node.alive || node.cutOff) {
+      return;
+    }
+    node.cutOff = true;
+    node.server = LiveNode.Server.SILENT;
+    processes.serverDown(node);
+    heartbeatsStop(node);
+  }
+
+  /** The rules are gone: its heartbeats and server carry on, or, LOST meanwhile, it resyncs and comes back empty. */
+  void reconnect(LiveNode node) {
+    if (!node.cutOff) {
+      return;
+    }
+    node.cutOff = false;
+    List<Runnable> steps = new ArrayList<>(node.onReconnect);
+    node.onReconnect.clear();
+    if (!backInTouch(node)) {
+      steps.forEach(Runnable::run);
+    }
+  }
+
+  /**
+   * The node's heartbeats reach the RM again; returns whether it had been LOST, in which case the RM
+   * tells it to resync: its containers are killed and it registers again with nothing running.
+   */
+  private boolean backInTouch(LiveNode node) {
+    silences.merge(node, 1, Integer::sum);
+    boolean wasLost = node.lost;
+    if (wasLost) {
       for (Containers.Held held : containers.heldOn(node)) {
         stopContainer(held);
       }
       node.lost = false;
       node.freeSlots = node.node.slots();
       transitions.add(new NodeTransition(node.index, node.nodeId.toString(), "LOST", "RUNNING", loop.now()));
-      processes.serverUp(node);
-      return;
     }
     processes.serverUp(node);
-    steps.forEach(Runnable::run);
+    return wasLost;
   }
 
   /** NMLivelinessMonitor: a check every third of the expiry; expired once silent for longer than it. */
@@ -193,12 +247,12 @@ final class NodeManagers implements EventHandler<ContainerLauncherEvent> {
     }
   }
 
-  /** A frozen NodeManager reports a container's exit once it is thawed. */
+  /** A frozen or cut-off NodeManager reports a container's exit once it can be heard again. */
   private static void awake(Containers.Held held, Runnable step) {
     if (held == null) {
       step.run();
     } else {
-      held.node.whenAwake(step);
+      held.node.whenReachable(step);
     }
   }
 

@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  */
 public final class SimBackend extends Backend {
   /** The fault kinds a simulated node can suffer; the rest act on links and packets the simulation has no model of. */
-  static final List<String> KINDS = List.of("crash", "stop", "freeze", "slow-node", "cpu-hog", "disk-load");
+  static final List<String> KINDS = List.of("crash", "stop", "freeze", "blackhole", "rst-suppression", "slow-node",
+      "cpu-hog", "disk-load");
 
   public SimBackend() {
     super("sim", "Hadoop's AM on a simulated cluster, virtual time");

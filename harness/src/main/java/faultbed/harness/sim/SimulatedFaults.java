@@ -1,5 +1,6 @@
 package faultbed.harness.sim;
 
+import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.CpuHog;
 import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.Fault;
@@ -7,6 +8,7 @@ import faultbed.harness.timeline.Freeze;
 import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeStop;
+import faultbed.harness.timeline.RstSuppression;
 import faultbed.harness.timeline.SlowNode;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
@@ -30,9 +32,11 @@ import org.apache.hadoop.mapreduce.v2.app.job.Job;
  * A run's fault timeline on virtual time, as the harness's FaultDriver plays it on a real cluster:
  * the same draws from the run's seed (a uniform trigger's time, each step's order of preference
  * among candidate nodes), the same targets, waiting while no node plays a role. A fault that kills a
- * node (crash, with or without RST, and stop) takes the node and its containers away; a freeze stops
- * its processes and heartbeats for its duration; one that slows it (slow-node, cpu-hog, disk-load)
- * makes its work take as much longer as the time model says the faults in force there do.
+ * node (crash, with or without RST, and stop) takes the node and its containers away, silently where
+ * its RSTs are suppressed (rst-suppression in force there, or the crash's own); a freeze stops its
+ * processes and heartbeats for its duration; a blackhole cuts its NodeManager off (heartbeats, launches,
+ * its shuffle server) while its tasks run on; one that slows it (slow-node, cpu-hog, disk-load) makes
+ * its work take as much longer as the time model says the faults in force there do.
  */
 final class SimulatedFaults {
   /** How often a step waiting for a job event or for a role checks again, in virtual milliseconds. */
@@ -206,8 +210,9 @@ final class SimulatedFaults {
       return;
     }
     Fault fault = a.step.fault();
-    if (fault instanceof Freeze && node == applicationMasterNode) {
-      a.error = "the simulation does not freeze the ApplicationMaster's node: its AM is the simulation itself";
+    if ((fault instanceof Freeze || fault instanceof Blackhole) && node == applicationMasterNode) {
+      a.error = "the simulation does not " + fault.kind() + " the ApplicationMaster's node: its AM is the simulation"
+          + " itself";
       return;
     }
     a.injectedMs = loop.now() - jobStart;
@@ -216,8 +221,16 @@ final class SimulatedFaults {
       loop.after(freeze.duration().toMillis(), () -> heal(a));
     } else if (fault.effect().killsNode()) {
       // A stopped NodeManager says goodbye to the RM, which marks it at once; a crashed one is
-      // noticed only at liveness expiry.
-      nodeManagers.kill(live, fault instanceof NodeStop, fault instanceof NodeCrash crash && crash.suppressRst());
+      // noticed only at liveness expiry. Its ports refuse connections, unless RSTs are dropped.
+      boolean silent = fault instanceof NodeCrash crash && crash.suppressRst() || rstSuppressed(node);
+      nodeManagers.kill(live, fault instanceof NodeStop, silent);
+    } else if (fault instanceof Blackhole || fault instanceof RstSuppression) {
+      if (fault instanceof Blackhole) {
+        nodeManagers.cutOff(live);
+      }
+      if (fault.duration() != null) {
+        loop.after(fault.duration().toMillis(), () -> heal(a));
+      }
     } else {
       // after every other step due at this instant, so faults made together take effect together
       loop.after(0, () -> changeSpeed(live));
@@ -232,8 +245,14 @@ final class SimulatedFaults {
       return;
     }
     a.healedMs = loop.now() - jobStart;
+    LiveNode live = nodes.get(a.node);
     if (a.step.fault() instanceof Freeze) {
-      nodeManagers.thaw(nodes.get(a.node));
+      nodeManagers.thaw(live);
+    } else if (a.step.fault() instanceof Blackhole) {
+      nodeManagers.reconnect(live);
+    } else if (a.step.fault() instanceof RstSuppression && !live.alive && live.server == LiveNode.Server.SILENT
+        && !rstSuppressed(a.node)) {
+      live.server = LiveNode.Server.REFUSING; // the dead node's host answers connects with RSTs again
     } else if (a.slows()) {
       changeSpeed(nodes.get(a.node));
     }
@@ -266,6 +285,13 @@ final class SimulatedFaults {
     node.cpuLimit = limit;
     node.otherSlowdown = other.isEmpty() ? 1 : slowdowns.of(other);
     processes.reshare(node.machine);
+  }
+
+  /** Whether an rst-suppression, or a crash that suppressed its own RSTs, is in force on the node. */
+  private boolean rstSuppressed(int node) {
+    return armed.stream().anyMatch(a -> a.node != null && a.node == node && a.injectedMs != null
+        && (a.step.fault() instanceof RstSuppression && a.healedMs == null
+            || a.step.fault() instanceof NodeCrash crash && crash.suppressRst()));
   }
 
   /** Whether a slowing fault does more than use or limit CPU (which the simulation shares out itself). */

@@ -321,6 +321,13 @@ final class TaskProcesses {
       outputs[index] = new Output(attempt, node, loop.now());
       if (node.serving()) {
         availableOutputs++;
+      } else {
+        // done on a node whose server does not answer (cut off): every reduce's fetch of it waits on the host
+        for (Process reduce : new ArrayList<>(runningReduces)) {
+          if (reduce.live()) {
+            fetching(reduce).owe(node, List.of(outputs[index]), false);
+          }
+        }
       }
       if (availableOutputs == outputs.length) {
         allOutputsSince = loop.now();
@@ -422,6 +429,9 @@ final class TaskProcesses {
    * host answering copies what it owes after the shuffle lag.
    */
   private final class Fetching {
+    /** Linux's initial retransmission timeout for a SYN (TCP_TIMEOUT_INIT), doubled at each retry. */
+    static final long SYN_RTO_MILLIS = 1_000;
+
     final Process reduce;
     /** Map index to when this reduce copied its output, where a fault made that differ from the shuffle lag. */
     final Map<Integer, Long> copiedAt = new HashMap<>();
@@ -438,6 +448,8 @@ final class TaskProcesses {
       int failures;
       boolean inFlight;
       int generation;
+      /** When its connect into a silent host began (its SYN unanswered), -1 otherwise. */
+      long connectSince = -1;
 
       Host(LiveNode node) {
         this.node = node;
@@ -460,6 +472,7 @@ final class TaskProcesses {
       int generation = ++host.generation;
       host.inFlight = true;
       long now = loop.now();
+      host.connectSince = host.node.server == LiveNode.Server.SILENT && !readInFlight ? now : -1;
       switch (host.node.server) {
         case SERVING -> loop.after(latencies.shuffleLag(), () -> {
           if (host.generation == generation) {
@@ -475,12 +488,31 @@ final class TaskProcesses {
       }
     }
 
-    /** The host answers again: a fetch waiting on it goes through; one in its back-off will at its next try. */
+    /**
+     * The host answers again: a fetch waiting on it goes through, a connect whose SYN went unanswered
+     * at its next retransmission (Linux's: 1, 3, 7, 15 s... after the first); one in its back-off will
+     * at its next try.
+     */
     void hostAnswers(LiveNode node) {
       Host host = hosts.get(node);
-      if (host != null && host.inFlight) {
-        fetch(host, false);
+      if (host == null || !host.inFlight) {
+        return;
       }
+      if (host.connectSince < 0) {
+        fetch(host, false);
+        return;
+      }
+      long now = loop.now();
+      long retransmit = host.connectSince + SYN_RTO_MILLIS;
+      for (long rto = 2 * SYN_RTO_MILLIS; retransmit < now; rto *= 2) {
+        retransmit += rto;
+      }
+      int generation = host.generation;
+      loop.at(retransmit, () -> {
+        if (host.generation == generation && host.inFlight && reduce.live() && !reduce.shuffleFailed) {
+          fetch(host, false);
+        }
+      });
     }
 
     private void copied(Host host) {

@@ -3,10 +3,12 @@ package faultbed.harness.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.Freeze;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.RstSuppression;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import java.time.Duration;
@@ -24,8 +26,10 @@ import org.junit.jupiter.api.Test;
  * reducer fetches (connect and read timeouts 10 s here, the back-off 10 s x 1.3^failures): a refused
  * connect is reported once the connect gives up, an unanswered one only once the host has failed more
  * than five times; a reducer that fails to fetch as often as it succeeds, and has stalled, gives up on
- * itself; a frozen node thawed before its expiry costs a pause, one thawed after it comes back empty.
- * Reduces start once every map is done and the fault strikes then, so they must fetch from its node.
+ * itself; a frozen node thawed before its expiry costs a pause, one thawed after it comes back empty;
+ * a blackhole silences the node's server and heartbeats while its tasks run on; a crash where RSTs are
+ * suppressed is a silent one. Reduces start once every map is done and the fault strikes then, so they
+ * must fetch from its node.
  */
 class SimulationShuffleFaultsTest {
   private static final int NODE = 1;
@@ -35,13 +39,16 @@ class SimulationShuffleFaultsTest {
     return new Latencies(1_000, 3_000, 500, 200, 1_000, 1_000, 1_000, 500, 2_000, 2_000, ms);
   }
 
-  private static SimulationResult run(int nodes, Fault fault, Latencies latencies) {
+  private static SimulationSpec spec(int nodes, Latencies latencies) {
     Map<String, String> job = new HashMap<>(Specs.NO_SPECULATION);
     job.put("mapreduce.reduce.shuffle.connect.timeout", "10000");
     job.put("mapreduce.reduce.shuffle.read.timeout", "10000");
     job.put("mapreduce.job.reduce.slowstart.completedmaps", "1.0");
-    SimulationSpec spec = SimulationSpec.of(Specs.cluster(nodes), MAPS, 4, job,
-        new NoisyTaskTimes(10_000, 20_000, 0.1, 7), latencies, 7);
+    return SimulationSpec.of(Specs.cluster(nodes), MAPS, 4, job, new NoisyTaskTimes(10_000, 20_000, 0.1, 7), latencies, 7);
+  }
+
+  private static SimulationResult run(int nodes, Fault fault, Latencies latencies) {
+    SimulationSpec spec = spec(nodes, latencies);
     return Simulation.run(fault == null ? spec
         : spec.withFaults(Timeline.when(JobEvent.mapsCompleted(MAPS)).inject(fault), null));
   }
@@ -137,5 +144,58 @@ class SimulationShuffleFaultsTest {
     long lost = r.nodeTransitions().get(0).atMs() - r.faults().get(0).injectedMs();
     assertTrue(lost > 15_000 && lost <= 20_000, "lost " + lost + " ms after the freeze");
     assertTrue(reRunAfter(r, 8) >= 0, "the frozen node's maps were not run again");
+  }
+
+  @Test
+  void aBlackholeHealedBeforeExpiryCostsTheFetchesItTimedOutAndNothingElse() {
+    SimulationResult quiet = run(8, null, expiry(600_000));
+    SimulationResult cut = run(8, new Blackhole(Target.node(NODE), Duration.ofSeconds(8)), expiry(600_000));
+    assertEquals("SUCCEEDED", cut.jobState());
+    assertTrue(cut.nodeTransitions().isEmpty(), cut.nodeTransitions().toString());
+    assertTrue(cut.attempts().stream().allMatch(a -> a.state() == TaskAttemptState.SUCCEEDED),
+        "an attempt did not succeed");
+    // a connect into the silence gets through at its SYN's first retransmission after the heal (1, 3, 7 s
+    // after it began), before its 10 s timeout: no fetch fails
+    long cost = cut.completionTime() - quiet.completionTime();
+    assertTrue(cost > 0 && cost <= 8_000 + 2_000, "the blackhole cost " + cost + " ms");
+    assertTrue(cut.fetchFailures().isEmpty(), "an unanswered connect is reported only after five host failures: "
+        + cut.fetchFailures());
+    assertEquals(8_000L, cut.faults().get(0).healedMs() - cut.faults().get(0).injectedMs());
+  }
+
+  @Test
+  void aNodeCutOffPastItsExpiryWorksOnIsLostAndComesBackEmpty() {
+    Map<String, String> job = new HashMap<>(Specs.NO_SPECULATION);
+    SimulationSpec spec = SimulationSpec.of(Specs.cluster(8), MAPS, 4, job, new NoisyTaskTimes(10_000, 20_000, 0.1, 7),
+        expiry(15_000), 7);
+    // while maps run: unlike a frozen node's, its maps go on and finish, unseen by the RM
+    SimulationResult r = Simulation.run(spec.withFaults(Timeline.when(JobEvent.mapsCompleted(8))
+        .inject(new Blackhole(Target.node(NODE), Duration.ofSeconds(40))), null));
+    assertEquals("SUCCEEDED", r.jobState());
+    assertEquals(List.of("LOST", "RUNNING"), r.nodeTransitions().stream().map(t -> t.to()).toList());
+    long cut = r.faults().get(0).injectedMs();
+    long lost = r.nodeTransitions().get(0).atMs();
+    assertTrue(lost - cut > 15_000 && lost - cut <= 20_000, "lost " + (lost - cut) + " ms after the blackhole");
+    String node = Specs.cluster(8).node(NODE).address();
+    assertTrue(r.attempts().stream().anyMatch(a -> a.type() == TaskType.MAP && node.equals(a.node())
+        && a.mapFinish() > cut && a.mapFinish() < lost), "no map on the cut-off node worked on: cut at " + cut
+        + ", lost at " + lost + ", " + r.attempts().stream().filter(a -> node.equals(a.node())).toList());
+    assertEquals(40_000L, r.faults().get(0).healedMs() - cut);
+    assertTrue(r.attempts().stream().noneMatch(a -> node.equals(a.node()) && a.start() > cut && a.start() < cut + 40_000),
+        "a container was launched on the node while it was cut off");
+  }
+
+  @Test
+  void aCrashWhereRstsAreSuppressedIsASilentCrash() {
+    SimulationResult silent = run(8, NodeCrash.on(Target.node(NODE)).withoutRst(), expiry(300_000));
+    SimulationResult suppressed = Simulation.run(spec(8, expiry(300_000)).withFaults(Timeline.at(Duration.ZERO)
+        .inject(RstSuppression.on(Target.node(NODE)))
+        .plus(Timeline.when(JobEvent.mapsCompleted(MAPS)).inject(NodeCrash.on(Target.node(NODE)))), null));
+    assertEquals(silent.completionTime(), suppressed.completionTime());
+    assertEquals(silent.nodeTransitions(), suppressed.nodeTransitions());
+    assertEquals(silent.attempts().stream().map(SimulatedAttempt::state).toList(),
+        suppressed.attempts().stream().map(SimulatedAttempt::state).toList());
+    SimulationResult refused = run(8, NodeCrash.on(Target.node(NODE)), expiry(300_000));
+    assertTrue(refused.completionTime() < suppressed.completionTime(), "refused connects are reported at once");
   }
 }
