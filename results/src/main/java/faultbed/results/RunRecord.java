@@ -48,10 +48,12 @@ public record RunRecord(
   /**
    * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
    * progress clocks, AM attempts, output check, provenance, blocks, companion jobs and the rest,
-   * all optional); 3: where the run pinned its AM and reduces ({@code placement}, optional). This faultbed reads every version up to this one: a field a record lacks reads
-   * as absent. RecordShapeTest holds the number to the shape: a changed record must raise it.
+   * all optional); 3: where the run pinned its AM and reduces ({@code placement}, optional); 4: the
+   * bytes each attempt gave or took in the shuffle (attempts' {@code shuffleBytes}, optional). This
+   * faultbed reads every version up to this one: a field a record lacks reads as absent.
+   * RecordShapeTest holds the number to the shape: a changed record must raise it.
    */
-  public static final int SCHEMA_VERSION = 3;
+  public static final int SCHEMA_VERSION = 4;
 
   public RunRecord {
     if (schemaVersion > SCHEMA_VERSION) {
@@ -200,14 +202,26 @@ public record RunRecord(
    * status reports (Hadoop's progress splits, written to the history when the attempt ended): only
    * the twelfths it completed, so a killed attempt's list is shorter. It is how far along an attempt
    * was at any moment, which is what Hadoop's speculator weighs; null when its AM died first and in
-   * records written before it was recorded.
+   * records written before it was recorded. {@code shuffleBytes} is what the shuffle moves of it,
+   * as its counters say: a map's output as written for the reducers to fetch
+   * ({@code MAP_OUTPUT_MATERIALIZED_BYTES}), what a reduce fetched ({@code REDUCE_SHUFFLE_BYTES});
+   * null when the history has no counters for it (it did not finish) and in records before version 4.
    */
   public record AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node,
       String host, String container, Long startMs, Long finishMs, Long mapFinishMs,
       Long shuffleFinishMs, Long sortFinishMs, String state, boolean speculative, String error,
-      Integer amAttempt, Long succeededMs, String locality, List<Integer> progressClockMs) {
+      Integer amAttempt, Long succeededMs, String locality, List<Integer> progressClockMs, Long shuffleBytes) {
     public AttemptRecord {
       progressClockMs = progressClockMs == null ? null : List.copyOf(progressClockMs);
+    }
+
+    /** An attempt whose shuffled bytes are not known. */
+    public AttemptRecord(String attemptId, String taskId, String type, int attempt, Integer node, String host,
+        String container, Long startMs, Long finishMs, Long mapFinishMs, Long shuffleFinishMs, Long sortFinishMs,
+        String state, boolean speculative, String error, Integer amAttempt, Long succeededMs, String locality,
+        List<Integer> progressClockMs) {
+      this(attemptId, taskId, type, attempt, node, host, container, startMs, finishMs, mapFinishMs, shuffleFinishMs,
+          sortFinishMs, state, speculative, error, amAttempt, succeededMs, locality, progressClockMs, null);
     }
 
     /** An attempt whose progress over time is not known. */
@@ -215,7 +229,7 @@ public record RunRecord(
         String container, Long startMs, Long finishMs, Long mapFinishMs, Long shuffleFinishMs, Long sortFinishMs,
         String state, boolean speculative, String error, Integer amAttempt, Long succeededMs, String locality) {
       this(attemptId, taskId, type, attempt, node, host, container, startMs, finishMs, mapFinishMs, shuffleFinishMs,
-          sortFinishMs, state, speculative, error, amAttempt, succeededMs, locality, null);
+          sortFinishMs, state, speculative, error, amAttempt, succeededMs, locality, null, null);
     }
 
     /** An attempt whose locality is not known (a reduce, or a record from before it was kept). */

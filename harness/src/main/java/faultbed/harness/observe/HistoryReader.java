@@ -300,12 +300,25 @@ final class HistoryReader {
             a.getError() == null || a.getError().isBlank() ? null : a.getError(),
             amOf.get(a.getAttemptId().toString()),
             rel(succeeded.getOrDefault(a.getAttemptId().toString(), 0L), zero),
-            locality.get(a.getAttemptId().toString()), progressClock.get(a.getAttemptId().toString())));
+            locality.get(a.getAttemptId().toString()), progressClock.get(a.getAttemptId().toString()),
+            shuffleBytes(a)));
       }
     }
     out.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())
         .thenComparing(AttemptRecord::attemptId));
     return out;
+  }
+
+  /** What the shuffle moved of the attempt, as its counters say; null without counters. */
+  private static Long shuffleBytes(TaskAttemptInfo a) {
+    org.apache.hadoop.mapreduce.Counters counters = a.getCounters();
+    if (counters == null) {
+      return null;
+    }
+    var counter = counters.findCounter(a.getTaskType() == TaskType.MAP
+        ? org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_MATERIALIZED_BYTES
+        : org.apache.hadoop.mapreduce.TaskCounter.REDUCE_SHUFFLE_BYTES);
+    return counter == null ? null : counter.getValue();
   }
 
   private static Long rel(long epochMs, long zero) {

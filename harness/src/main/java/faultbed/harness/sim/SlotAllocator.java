@@ -121,7 +121,9 @@ final class SlotAllocator implements EventHandler<ContainerAllocatorEvent> {
     boolean reducesAllowed = job.getCompletedMaps() >= Math.ceil(slowStart * job.getTotalMaps());
     int liveSlots = 0;
     for (LiveNode node : nodes) {
-      liveSlots += node.alive && !node.lost ? node.node.slots() : 0; // the RM counts a frozen node until it is LOST
+      // the RM counts a node until it is LOST (a crashed, frozen or cut-off one) or SHUTDOWN (a stopped one):
+      // its containers are still the job's, and its room the cluster's, for all it knows
+      liveSlots += node.lost ? 0 : node.node.slots();
     }
     // RMContainerAllocator schedules no new reduce in a heartbeat that preempted one
     int reduceCap = preemptReducesIfNeeded(liveSlots) ? 0

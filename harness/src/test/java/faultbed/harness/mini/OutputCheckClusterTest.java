@@ -86,6 +86,10 @@ class OutputCheckClusterTest {
         assertEquals(b.finishMs() - b.startMs(), a.finishMs() - a.startMs(), a.attemptId() + " as long");
         shifts.add(b.startMs() - a.startMs());
         assertEquals(b.progressClockMs(), a.progressClockMs(), a.attemptId());
+        assertEquals(b.shuffleBytes(), a.shuffleBytes(), a.attemptId());
+        if ("SUCCEEDED".equals(b.state())) {
+          assertTrue(b.shuffleBytes() != null && b.shuffleBytes() > 0, b + ": what the shuffle moved of it");
+        }
         Integer earlier = nodeOf.putIfAbsent(a.node(), b.node());
         assertTrue(earlier == null || earlier.equals(b.node()), a.attemptId() + " on one node in both");
       }
