@@ -50,8 +50,8 @@ final class ImportHistoryCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter err = spec.commandLine().getErr();
-    if (workload != null && !List.of("wordcount", "sort", "synthetic").contains(workload)) {
-      err.println("faultbed: --workload: expected one of [wordcount, sort, synthetic], got \"" + workload + "\"");
+    if (workload != null && !HistoryImport.WORKLOADS.contains(workload)) {
+      err.println("faultbed: --workload: expected one of " + HistoryImport.WORKLOADS + ", got \"" + workload + "\"");
       return FaultbedCli.BAD_INPUT;
     }
     List<Path> files = new ArrayList<>();

@@ -1,5 +1,8 @@
 package faultbed.harness.observe;
 
+import faultbed.harness.workload.SortWorkload;
+import faultbed.harness.workload.SyntheticWorkload;
+import faultbed.harness.workload.WordCountWorkload;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.NodeInfo;
@@ -38,11 +41,14 @@ public final class HistoryImport {
   /** The backend name records read from history files carry: the cluster was none faultbed started. */
   public static final String BACKEND = "history";
 
+  /** The workload types a job can be read as (a time model keeps its times by them). */
+  public static final List<String> WORKLOADS = List.of(WordCountWorkload.TYPE, SortWorkload.TYPE, SyntheticWorkload.TYPE);
+
   /** How the jobs of faultbed's workloads and Hadoop's own examples are named, by workload type. */
   private static final Map<String, String> KNOWN_JOBS = Map.of(
-      "faultbed-wordcount", "wordcount", "word count", "wordcount",
-      "faultbed-sort", "sort", "sorter", "sort",
-      "faultbed-synthetic", "synthetic");
+      WordCountWorkload.JOB_NAME, WordCountWorkload.TYPE, "word count", WordCountWorkload.TYPE,
+      SortWorkload.JOB_NAME, SortWorkload.TYPE, "sorter", SortWorkload.TYPE,
+      SyntheticWorkload.JOB_NAME, SyntheticWorkload.TYPE);
 
   /**
    * The history file as a run record.
