@@ -108,6 +108,7 @@ public final class SimValidation {
 
   private final double machineCores;
   private final List<RunRecord> progressOnly;
+  private final List<RunRecord> shuffleBytesOnly;
   private final Path work;
   private final Consumer<String> log;
 
@@ -115,11 +116,15 @@ public final class SimValidation {
    * @param machineCores the cores of the machine the suites' nodes shared
    * @param progressOnly runs of the same machine whose progress clocks give how long a map reports no
    *                     progress, for suites recorded before records carried them (the same for every suite)
+   * @param shuffleBytesOnly runs whose records carry shuffled bytes, for a workload's shuffle bytes per
+   *                     input byte, for suites recorded before records carried them
    * @param work         where models and simulated records go, a folder per suite
    */
-  public SimValidation(double machineCores, List<RunRecord> progressOnly, Path work, Consumer<String> log) {
+  public SimValidation(double machineCores, List<RunRecord> progressOnly, List<RunRecord> shuffleBytesOnly, Path work,
+      Consumer<String> log) {
     this.machineCores = machineCores;
     this.progressOnly = List.copyOf(progressOnly);
+    this.shuffleBytesOnly = List.copyOf(shuffleBytesOnly);
     this.work = work;
     this.log = log;
   }
@@ -151,11 +156,13 @@ public final class SimValidation {
     String text = read(suite.resolve(RecordStore.SCENARIO_COPY));
     JsonNode scenario = parseJson(text);
     String reference = fittedVariant(scenario, text, name);
+    List<String> fittedVariants = fittedVariants(text, name, reference);
     List<RunRecord> real = new RecordStore(suite).readAll();
-    List<RunRecord> fitted = real.stream().filter(r -> r.variant().equals(reference)).toList();
+    List<RunRecord> fitted = real.stream().filter(r -> fittedVariants.contains(r.variant())).toList();
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
-    TimeModel.fit(name + "-" + reference, fitted, progressOnly, Machines.shared(machineCores)).write(model);
+    TimeModel.fit(name + "-" + String.join("+", fittedVariants), fitted, progressOnly, shuffleBytesOnly,
+        Machines.shared(machineCores)).write(model);
     Map<String, Map<String, String>> replayed = replayed(real);
     List<RunRecord> simulated = simulate(simScenario(scenario, model, null, replayed), name, folder.resolve("simulated"));
     List<RunRecord> control = simulate(simScenario(scenario, model, reference, replayed), name + "-control",
@@ -236,6 +243,27 @@ public final class SimValidation {
   }
 
   /** The variant whose runs the model is fitted to: the named reference, or the one fault-free variant. */
+  /**
+   * The variants a suite's model is fitted to: its reference; and where every fault of the reference
+   * shapes a link, its fault-free variants too. The simulation times what crosses a shaped link from
+   * the fault's own rate and delay, so such a reference teaches the model nothing of them, while its
+   * copies hide every reduce's own times (each reduce copies across the shaped links).
+   */
+  private static List<String> fittedVariants(String text, String name, String reference) {
+    List<faultbed.experiments.scenario.Variant> all = ScenarioParser.parse(text, name).variants();
+    faultbed.experiments.scenario.Variant ref = all.stream().filter(v -> v.name().equals(reference)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("reference: expected one of the scenario's variants, got "
+            + reference));
+    List<String> out = new ArrayList<>(List.of(reference));
+    boolean onLinks = !ref.timeline().steps().isEmpty()
+        && ref.timeline().steps().stream().allMatch(s -> TimeModel.onLinks(s.fault().kind()));
+    if (onLinks) {
+      all.stream().filter(v -> v.timeline().steps().isEmpty()).map(faultbed.experiments.scenario.Variant::name)
+          .forEach(out::add);
+    }
+    return out;
+  }
+
   private static String fittedVariant(JsonNode scenario, String text, String name) {
     String reference = scenario.path("reference").asText(null);
     if (reference != null) {

@@ -57,6 +57,12 @@ final class SimModelCommand implements Callable<Integer> {
       + " before they carried them (repeatable); nothing else is fitted from them")
   List<Path> progressFrom = new ArrayList<>();
 
+  @Option(names = "--shuffle-bytes-from", paramLabel = "DIR", description = "folders of runs whose records carry"
+      + " each attempt's shuffled bytes (recorded by faultbed since records' schema 4), for how many bytes a map's"
+      + " output holds per byte of its input, when DIR's records do not carry them (repeatable); what copies carry"
+      + " through links a bandwidth-cap or latency shapes; nothing else is fitted from them")
+  List<Path> shuffleBytesFrom = new ArrayList<>();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -104,10 +110,14 @@ final class SimModelCommand implements Callable<Integer> {
     if (progressOnly.isEmpty()) {
       return FaultbedCli.BAD_INPUT;
     }
+    var shuffleBytesOnly = RecordsFolder.readAll("--shuffle-bytes-from", shuffleBytesFrom, err);
+    if (shuffleBytesOnly.isEmpty()) {
+      return FaultbedCli.BAD_INPUT;
+    }
     String modelName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
     TimeModel model;
     try {
-      model = TimeModel.fit(modelName, records, progressOnly.get(), perNode ? Machines.perNode(n) : Machines.shared(n));
+      model = TimeModel.fit(modelName, records, progressOnly.get(), shuffleBytesOnly.get(), perNode ? Machines.perNode(n) : Machines.shared(n));
     } catch (IllegalArgumentException e) {
       err.println("faultbed: DIR: " + e.getMessage());
       return FaultbedCli.BAD_INPUT;
@@ -123,6 +133,9 @@ final class SimModelCommand implements Callable<Integer> {
         + " before its sort (%d maps of %s), sorts for the last %.0f %% (%d)%n", type, 100 * w.mapProgress().startupShare(),
         w.mapProgress().startupMaps(), w.mapProgress().startupFrom(), 100 * w.mapProgress().sortShare(),
         w.mapProgress().sortMaps()));
+    model.workloads().forEach((type, w) -> o.printf("  %s: %s%n", type, w.shuffleBytesPerInputByte() == null
+        ? "no shuffled bytes in its records: scenarios with bandwidth-cap or latency cannot use the model"
+        : String.format("a map's output holds %.3f bytes per byte of its input", w.shuffleBytesPerInputByte())));
     o.printf("  job set-up %d ms, commit %d ms%n", model.jobSetupMs(), model.jobCommitMs());
     model.slowdowns().forEach(s -> o.printf("  %s on a node, beyond CPU: x%.2f (%d attempts, %d killed before done)%n",
         String.join(" + ", s.kinds()), s.factor(), s.attempts(), s.killed()));

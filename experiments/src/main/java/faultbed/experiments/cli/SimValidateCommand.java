@@ -37,6 +37,12 @@ final class SimValidateCommand implements Callable<Integer> {
       + " written before they carried them (repeatable); nothing else is fitted from them")
   List<Path> progressFrom = new java.util.ArrayList<>();
 
+  @Option(names = "--shuffle-bytes-from", paramLabel = "DIR", description = "folders of runs whose records carry"
+      + " each attempt's shuffled bytes (recorded by faultbed since records' schema 4), for how many bytes a map's"
+      + " output holds per byte of its input, when the suites' records do not carry them (repeatable); what copies carry"
+      + " through links a bandwidth-cap or latency shapes; nothing else is fitted from them")
+  List<Path> shuffleBytesFrom = new java.util.ArrayList<>();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -57,8 +63,12 @@ final class SimValidateCommand implements Callable<Integer> {
     if (progressOnly.isEmpty()) {
       return FaultbedCli.BAD_INPUT;
     }
+    var shuffleBytesOnly = RecordsFolder.readAll("--shuffle-bytes-from", shuffleBytesFrom, err);
+    if (shuffleBytesOnly.isEmpty()) {
+      return FaultbedCli.BAD_INPUT;
+    }
     Files.createDirectories(out);
-    SimValidation validation = new SimValidation(machineCores, progressOnly.get(), out, line -> err.println("faultbed: " + line));
+    SimValidation validation = new SimValidation(machineCores, progressOnly.get(), shuffleBytesOnly.get(), out, line -> err.println("faultbed: " + line));
     SimValidation.Result result = validation.validate(suites);
     validation.write(result, out.resolve("validation.json"));
     o.printf("%-22s %-28s %9s %9s %7s%n", "suite", "variant", "real s", "sim s", "error");

@@ -55,6 +55,10 @@ final class LiveNode {
   double cpuLimit = Double.POSITIVE_INFINITY;
   /** How many times longer work takes here for what faults do besides using CPU (disk contention), from the model. */
   double otherSlowdown = 1;
+  /** Its link's rate each way in bytes a second while a bandwidth cap is in force there, infinite otherwise. */
+  double capBytesPerSecond = Double.POSITIVE_INFINITY;
+  /** How long its link delays each packet each way while latency is in force there, 0 otherwise. */
+  long delayMs;
 
   LiveNode(SimulatedNode node, int index) {
     this.node = node;
@@ -67,6 +71,11 @@ final class LiveNode {
   /** The scheduler gives it containers: it heartbeats (a frozen, cut-off or lost NodeManager does not) and is alive. */
   boolean schedulable() {
     return alive && !frozen && !cutOff && !lost;
+  }
+
+  /** A fault shapes its link: a cap or a delay. */
+  boolean shaped() {
+    return capBytesPerSecond < Double.POSITIVE_INFINITY || delayMs > 0;
   }
 
   boolean serving() {

@@ -28,9 +28,9 @@ import java.util.function.Consumer;
  * stop, and nodes slowed by the kinds it has fitted.
  */
 public final class SimBackend extends Backend {
-  /** The fault kinds a simulated node can suffer; the rest act on links and packets the simulation has no model of. */
+  /** The fault kinds a simulated node can suffer. */
   static final List<String> KINDS = List.of("crash", "stop", "freeze", "blackhole", "rst-suppression", "slow-node",
-      "cpu-hog", "disk-load");
+      "cpu-hog", "disk-load", "bandwidth-cap", "latency");
 
   public SimBackend() {
     super("sim", "Hadoop's AM on a simulated cluster, virtual time");
@@ -60,11 +60,6 @@ public final class SimBackend extends Backend {
         + " faults; it simulates " + String.join(", ", KINDS));
   }
 
-  /**
-   * What the simulation cannot time or drive: a workload or a set of slowing faults on one node the
-   * time model has not fitted, a speculator other than Hadoop's and faultbed's policies (its thread
-   * would run on the wall clock), or several jobs at once.
-   */
   /** Its containers are placed by a slot allocator of its own, which reads no node labels. */
   @Override
   public Optional<String> refusesPinning() {
@@ -72,6 +67,12 @@ public final class SimBackend extends Backend {
         + " scheduler, so it has no node labels to pin parts with; expected no \"pin\" with backend \"sim\"");
   }
 
+  /**
+   * What the simulation cannot time or drive: a workload or a set of slowing faults on one node the
+   * time model has not fitted, faults on links where the model does not know what a map's output
+   * weighs, a speculator other than Hadoop's and faultbed's policies (its thread would run on the
+   * wall clock), or several jobs at once.
+   */
   @Override
   public Optional<Fault.Unsupported> refusesRun(ClusterSpec spec, Workload workload, Timeline timeline,
       Speculation speculation) {
@@ -106,6 +107,14 @@ public final class SimBackend extends Backend {
     if (!model.workloads().containsKey(workload.type())) {
       return Optional.of(new Fault.Unsupported("workload.type", "the time model \"" + model.name() + "\" knows "
           + new TreeSet<>(model.workloads().keySet()) + ", got \"" + workload.type() + "\"; fit one from runs of it (faultbed sim-model)"));
+    }
+    java.util.Optional<String> onLinks = timeline.steps().stream().map(s -> s.fault().kind())
+        .filter(TimeModel::onLinks).findFirst();
+    if (onLinks.isPresent() && model.workload(workload.type()).shuffleBytesPerInputByte() == null) {
+      return Optional.of(new Fault.Unsupported("faults", "a " + onLinks.get() + " shapes what crosses a link, and the"
+          + " time model \"" + model.name() + "\" does not know how many bytes a " + workload.type() + " map's output"
+          + " holds; expected a model fitted from records that carry shuffled bytes (faultbed sim-model"
+          + " --shuffle-bytes-from DIR)"));
     }
     if (speculation.kind().equals("speculator") && !Simulation.drives(speculation.name())) {
       return Optional.of(new Fault.Unsupported("speculation", "the simulation drives Hadoop's DefaultSpeculator and"

@@ -159,14 +159,16 @@ final class SimCluster implements Cluster {
         ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")),
         applicationMasterNode(run, seed, cluster), seed, run.runIndex(), spec.timeScale(),
-        replayedFaultNodes.getOrDefault(run.runIndex(), List.of()), replayedLivenessChecks.get(run.runIndex()));
+        replayedFaultNodes.getOrDefault(run.runIndex(), List.of()), replayedLivenessChecks.get(run.runIndex()),
+        bytesPerMap, shuffleBytes(times, bytesPerMap));
 
     listener.phase("simulating " + run.runId());
     String startedAt = Instant.now().toString();
     long wall = System.nanoTime();
     SimulationResult result = Simulation.run(simulation, workDir);
     long wallMs = (System.nanoTime() - wall) / 1_000_000;
-    return record(run, job, cluster, result, startedAt, bytes, wallMs, simulation.applicationMasterNode());
+    return record(run, job, cluster, result, startedAt, bytes, simulation.shuffleBytesPerMap(), wallMs,
+        simulation.applicationMasterNode());
   }
 
   /**
@@ -289,8 +291,14 @@ final class SimCluster implements Cluster {
     return new java.util.SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(cluster.nodes().size());
   }
 
+  /** What a map's output holds for the reduces, as the model knows it per input byte; 0 when it does not. */
+  private static long shuffleBytes(TimeModel.WorkloadTimes times, long bytesPerMap) {
+    Double ratio = times.shuffleBytesPerInputByte();
+    return ratio == null || bytesPerMap <= 0 ? 0 : Math.round(ratio * bytesPerMap);
+  }
+
   private RunRecord record(RunSpec run, Configuration job, SimulatedCluster cluster, SimulationResult result,
-      String startedAt, long bytes, long wallMs, int amNode) {
+      String startedAt, long bytes, long shufflePerMap, long wallMs, int amNode) {
     List<NodeInfo> nodes = new ArrayList<>();
     for (int i = 0; i < cluster.nodes().size(); i++) {
       int index = i;
@@ -304,14 +312,20 @@ final class SimCluster implements Cluster {
       byAddress.put(cluster.node(i).address(), i);
     }
     List<AttemptRecord> attempts = new ArrayList<>();
+    int maps = run.workload().maps();
+    int reduces = run.workload().reduces();
     for (SimulatedAttempt a : result.attempts()) {
       boolean succeeded = a.state().toString().equals("SUCCEEDED");
+      // what it wrote for the reduces or fetched from the maps, as the history's counters have it
+      Long shuffled = !succeeded || shufflePerMap <= 0 || reduces <= 0 ? null
+          : a.type() == org.apache.hadoop.mapreduce.v2.api.records.TaskType.MAP ? shufflePerMap
+          : shufflePerMap / reduces * maps;
       attempts.add(new AttemptRecord(a.attemptId(), a.taskId(), a.type().toString(),
           Integer.parseInt(a.attemptId().substring(a.attemptId().lastIndexOf('_') + 1)),
           a.node() == null ? null : byAddress.get(a.node()), a.node() == null ? null : a.node() + ":" + LiveNode.NM_PORT,
           null, time(a.start()), time(a.finish()), time(a.mapFinish()), time(a.shuffleFinish()), time(a.sortFinish()),
           a.state().toString(), a.speculative(), a.diagnostics(), 1, succeeded ? time(a.finish()) : null, null,
-          a.progressClock()));
+          a.progressClock(), shuffled));
     }
     attempts.sort(Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE : r.startMs())
         .thenComparing(AttemptRecord::attemptId));

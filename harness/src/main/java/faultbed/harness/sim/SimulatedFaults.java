@@ -1,5 +1,6 @@
 package faultbed.harness.sim;
 
+import faultbed.harness.timeline.BandwidthCap;
 import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.CpuHog;
 import faultbed.harness.timeline.DiskLoad;
@@ -7,6 +8,7 @@ import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.Freeze;
 import faultbed.harness.timeline.NodeCrash;
 import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.Latency;
 import faultbed.harness.timeline.NodeStop;
 import faultbed.harness.timeline.RstSuppression;
 import faultbed.harness.timeline.SlowNode;
@@ -36,7 +38,8 @@ import org.apache.hadoop.mapreduce.v2.app.job.Job;
  * its RSTs are suppressed (rst-suppression in force there, or the crash's own); a freeze stops its
  * processes and heartbeats for its duration; a blackhole cuts its NodeManager off (heartbeats, launches,
  * its shuffle server) while its tasks run on; one that slows it (slow-node, cpu-hog, disk-load) makes
- * its work take as much longer as the time model says the faults in force there do.
+ * its work take as much longer as the time model says the faults in force there do; one that shapes
+ * its link (bandwidth-cap, latency) shapes the transfers through it ({@link Links}).
  */
 final class SimulatedFaults {
   /** How often a step waiting for a job event or for a role checks again, in virtual milliseconds. */
@@ -55,9 +58,17 @@ final class SimulatedFaults {
     }
   }
 
-  /** Whether the fault slows its node's work while the node goes on (a freeze stops it instead). */
+  /**
+   * Whether the fault slows its node's work while the node goes on (a freeze stops it instead; a
+   * fault on its link slows what crosses the link, not its work).
+   */
   static boolean slowsWork(Fault fault) {
-    return fault.effect().slowsNode() && !fault.effect().stopsNode();
+    return fault.effect().slowsNode() && !fault.effect().stopsNode() && !onLink(fault);
+  }
+
+  /** Whether the fault shapes its node's link, which the simulation times itself ({@link Links}). */
+  static boolean onLink(Fault fault) {
+    return TimeModel.onLinks(fault.kind());
   }
 
   /** The timeline's slowing steps as {@link Baseline} reads them: a step due at 0 on a named node, lasting the run. */
@@ -224,6 +235,11 @@ final class SimulatedFaults {
       // noticed only at liveness expiry. Its ports refuse connections, unless RSTs are dropped.
       boolean silent = fault instanceof NodeCrash crash && crash.suppressRst() || rstSuppressed(node);
       nodeManagers.kill(live, fault instanceof NodeStop, silent);
+    } else if (onLink(fault)) {
+      shapeLink(live);
+      if (fault.duration() != null) {
+        loop.after(fault.duration().toMillis(), () -> heal(a));
+      }
     } else if (fault instanceof Blackhole || fault instanceof RstSuppression) {
       if (fault instanceof Blackhole) {
         nodeManagers.cutOff(live);
@@ -253,9 +269,32 @@ final class SimulatedFaults {
     } else if (a.step.fault() instanceof RstSuppression && !live.alive && live.server == LiveNode.Server.SILENT
         && !rstSuppressed(a.node)) {
       live.server = LiveNode.Server.REFUSING; // the dead node's host answers connects with RSTs again
+    } else if (onLink(a.step.fault())) {
+      shapeLink(live);
     } else if (a.slows()) {
       changeSpeed(nodes.get(a.node));
     }
+  }
+
+  /**
+   * The node's link as the faults in force on it shape it: the lowest cap's rate, the longest delay
+   * (a second qdisc replaces the first on a real link; the tightest is what a user would mean).
+   */
+  private void shapeLink(LiveNode node) {
+    double cap = Double.POSITIVE_INFINITY;
+    long delay = 0;
+    for (Armed a : armed) {
+      if (a.inForce() && a.node == node.index) {
+        if (a.step.fault() instanceof BandwidthCap c) {
+          cap = Math.min(cap, c.bytesPerSecond());
+        } else if (a.step.fault() instanceof Latency l) {
+          delay = Math.max(delay, l.delay().toMillis());
+        }
+      }
+    }
+    node.capBytesPerSecond = cap;
+    node.delayMs = delay;
+    processes.linksChanged();
   }
 
   /**
@@ -377,6 +416,11 @@ final class SimulatedFaults {
       detail.put("writers", Integer.toString(load.writers()));
     } else if (fault instanceof NodeCrash crash && crash.suppressRst()) {
       detail.put("rstSuppressed", "true");
+    } else if (fault instanceof BandwidthCap cap) {
+      detail.put("bytesPerSecond", Long.toString(cap.bytesPerSecond()));
+    } else if (fault instanceof Latency latency) {
+      detail.put("delayMs", Long.toString(latency.delay().toMillis()));
+      detail.put("jitterMs", Long.toString(latency.jitter().toMillis()));
     }
     return detail;
   }

@@ -132,14 +132,16 @@ public final class Simulation {
     DefaultMetricsSystem.setMiniClusterMode(true);
     TaskHeartbeatHandler heartbeats = new TaskHeartbeatHandler(events, clock, 1);
     heartbeats.init(conf);
-    String[][] replicas = replicas();
+    String[][] replicas = replicas(conf.getInt("dfs.replication", REPLICAS));
     SimulatedJob job = new SimulatedJob(jobId, appAttemptId, conf, events, new TaskListener(heartbeats), clock,
         MRAppMetrics.create(), new NoOutputCommitter(), user, context, splitsWithoutHosts(), spec.reduces());
     context.addJob(job);
 
     Containers containers = new Containers(appAttemptId);
+    TaskProcesses.Data data = new TaskProcesses.Data(spec.inputBytesPerMap(),
+        spec.reduces() > 0 ? spec.shuffleBytesPerMap() / spec.reduces() : 0, inputSource(replicas, nodes));
     TaskProcesses processes = new TaskProcesses(loop, events, job, containers, spec.times(), spec.latencies(),
-        heartbeats, spec.maps(), FetchRules.of(conf, spec.timeScale()));
+        heartbeats, spec.maps(), FetchRules.of(conf, spec.timeScale()), new Links(loop), data);
     // the liveness monitor started with the ResourceManager, at a phase of its period a job cannot know
     long livenessPhase = new java.util.SplittableRandom(spec.seed() ^ 0x1F3D5B79L)
         .nextLong(Math.max(1, spec.latencies().nodeExpiry() / 3));
@@ -244,18 +246,42 @@ public final class Simulation {
     }
   }
 
-  /** Where each map's split has its replicas, drawn from the cluster with the spec's seed. */
-  private String[][] replicas() {
+  /** Where each map's split has its {@code copies} replicas, drawn from the cluster with the spec's seed. */
+  private String[][] replicas(int copies) {
     SplittableRandom random = new SplittableRandom(spec.seed());
     List<SimulatedNode> nodes = spec.cluster().nodes();
     String[][] replicas = new String[spec.maps()][];
     for (int i = 0; i < replicas.length; i++) {
-      replicas[i] = new String[Math.min(REPLICAS, nodes.size())];
+      replicas[i] = new String[Math.max(1, Math.min(copies, nodes.size()))];
       for (int r = 0; r < replicas[i].length; r++) {
         replicas[i][r] = nodes.get(random.nextInt(nodes.size())).address();
       }
     }
     return replicas;
+  }
+
+  /**
+   * The replica a map's reader takes, as HDFS's client orders them: none when one is on the map's own
+   * node (null), else the first in its rack, else the first.
+   */
+  private static java.util.function.BiFunction<Integer, LiveNode, LiveNode> inputSource(String[][] replicas,
+      List<LiveNode> nodes) {
+    Map<String, LiveNode> byAddress = new HashMap<>();
+    nodes.forEach(n -> byAddress.put(n.node.address(), n));
+    return (map, reader) -> {
+      LiveNode nearest = null;
+      for (String host : replicas[map]) {
+        LiveNode replica = byAddress.get(host);
+        if (replica == reader) {
+          return null;
+        }
+        boolean inRack = replica.node.rack().equals(reader.node.rack());
+        if (nearest == null || inRack && !nearest.node.rack().equals(reader.node.rack())) {
+          nearest = replica;
+        }
+      }
+      return nearest;
+    };
   }
 
   /**

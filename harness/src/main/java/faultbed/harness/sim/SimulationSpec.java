@@ -26,11 +26,14 @@ import java.util.Set;
  *                              (null, or a list too short: the step chooses as the fault driver does)
  * @param livenessCheckMs       a time since the job started at which the ResourceManager ran a liveness
  *                              check, replaying a real run's grid; null: the grid's phase is drawn
+ * @param inputBytesPerMap      what a map reads (a remote read crosses links a fault may shape); 0 unknown
+ * @param shuffleBytesPerMap    what a map's output holds for all reduces together (an equal part
+ *                              each; a copy crosses links a fault may shape); 0 unknown
  */
 public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
     TaskTimes times, Latencies latencies, Timeline timeline, SimulatedFaults.Slowdowns slowdowns,
     double sharedCores, int applicationMasterNode, long seed, int runIndex, double timeScale,
-    List<Integer> replayedFaultNodes, Long livenessCheckMs) {
+    List<Integer> replayedFaultNodes, Long livenessCheckMs, long inputBytesPerMap, long shuffleBytesPerMap) {
   public SimulationSpec {
     jobProperties = Map.copyOf(jobProperties);
     replayedFaultNodes = replayedFaultNodes == null ? List.of()
@@ -47,12 +50,19 @@ public record SimulationSpec(SimulatedCluster cluster, int maps, int reduces, Ma
   public static SimulationSpec of(SimulatedCluster cluster, int maps, int reduces, Map<String, String> jobProperties,
       TaskTimes times, Latencies latencies, long seed) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, Timeline.none(), null, 0, 0,
-        seed, 0, 1, List.of(), null);
+        seed, 0, 1, List.of(), null, 0, 0);
   }
 
   public SimulationSpec withFaults(Timeline faults, SimulatedFaults.Slowdowns model) {
     return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, faults, model, sharedCores,
-        applicationMasterNode, seed, runIndex, timeScale, replayedFaultNodes, livenessCheckMs);
+        applicationMasterNode, seed, runIndex, timeScale, replayedFaultNodes, livenessCheckMs, inputBytesPerMap,
+        shuffleBytesPerMap);
+  }
+
+  /** The same run with a map's input and output of these sizes, in bytes. */
+  public SimulationSpec withBytes(long input, long shuffle) {
+    return new SimulationSpec(cluster, maps, reduces, jobProperties, times, latencies, timeline, slowdowns, sharedCores,
+        applicationMasterNode, seed, runIndex, timeScale, replayedFaultNodes, livenessCheckMs, input, shuffle);
   }
 
   private static double noSlowdownModel(Set<String> kinds) {

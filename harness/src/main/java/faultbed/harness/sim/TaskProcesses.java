@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.v2.api.records.Phase;
 import org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptCompletionEvent;
@@ -35,7 +36,10 @@ import org.apache.hadoop.yarn.event.EventHandler;
  * available and any later event for that map makes it obsolete. A reduce copies an output a shuffle
  * lag after both exist; one its host stopped serving first is fetched as Hadoop 3.4's {@code Fetcher}
  * and {@code ShuffleSchedulerImpl} fetch it (see {@link Fetching}). A frozen node's processes do
- * nothing until it is thawed.
+ * nothing until it is thawed. Where a fault shapes a link ({@link Links}), a map's read of its input
+ * from another node and a reduce's copies from other nodes are flows through it: a map's map phase
+ * ends no sooner than its input is in (its progress follows what it has read), and a reduce's shuffle
+ * no sooner than its last copy through a shaped link.
  */
 final class TaskProcesses {
   private static final Counters NO_COUNTERS = new Counters();
@@ -77,6 +81,19 @@ final class TaskProcesses {
     boolean shuffleFailed;
     /** A reduce doing its shuffle's last work (every output there): its work is the shuffle's until it ends. */
     boolean shuffling;
+    /** A map's read of its input through a shaped link; null for a read the time model times. */
+    Links.Flow input;
+    /** A map has begun to read its input (its start-up is done). */
+    boolean reading;
+    /** A map's work reached its map phase's end before its input was in: it waits for the rest. */
+    boolean waitingForInput;
+    /** A reduce's copies through shaped links: its flow from each host, and the outputs on their way. */
+    final Map<LiveNode, Links.Flow> fetchFlows = new HashMap<>();
+    final Set<Output> linkPending = new LinkedHashSet<>();
+    /** Map index to when a copy through a shaped link delivered its output. */
+    final Map<Integer, Long> linkCopied = new HashMap<>();
+    /** When its shuffle would have ended but for copies still coming through shaped links; -1 otherwise. */
+    long endAfterLinks = -1;
 
     Process(TaskAttemptId attempt, Containers.Held container, long launch) {
       this.attempt = attempt;
@@ -107,7 +124,11 @@ final class TaskProcesses {
         return 0f;
       }
       double mapPhase = mapPhaseEnd - startupWork;
-      return done >= mapPhaseEnd || mapPhase <= 0 ? 2f / 3 : (float) ((done - startupWork) / mapPhase * 2 / 3);
+      double share = done >= mapPhaseEnd || mapPhase <= 0 ? 1 : (done - startupWork) / mapPhase;
+      if (input != null && mapFinished < 0) {
+        share = Math.min(share, input.deliveredShare()); // a record reader's progress is what it has read
+      }
+      return (float) (share * 2 / 3);
     }
 
     boolean isMap() {
@@ -122,6 +143,15 @@ final class TaskProcesses {
   /** A map's output on its node; counted while a reduce could fetch it. */
   private record Output(TaskAttemptId attempt, LiveNode node, long since) { }
 
+  /**
+   * What transfers between nodes carry: a map's input, the part of a map's output each reduce
+   * copies (0 when unknown: then no transfer is a flow), and the node a map reads its split from (a
+   * replica HDFS would choose for it), or null when one is on its own node.
+   */
+  record Data(long inputBytesPerMap, long partitionBytes, BiFunction<Integer, LiveNode, LiveNode> inputSource) {
+    static final Data UNKNOWN = new Data(0, 0, (map, node) -> null);
+  }
+
   private final EventLoop loop;
   private final EventHandler<Event> events;
   private final Job job;
@@ -129,6 +159,8 @@ final class TaskProcesses {
   private final TaskTimes times;
   private final Latencies latencies;
   private final TaskHeartbeatHandler heartbeats;
+  private final Links links;
+  private final Data data;
   private final Map<TaskAttemptId, Process> running = new HashMap<>();
   private final List<Process> runningReduces = new ArrayList<>();
   private final Output[] outputs;
@@ -153,8 +185,10 @@ final class TaskProcesses {
   record FetchReport(long at, TaskAttemptId reduce, int reduceNode, TaskAttemptId map, int mapNode) { }
 
   TaskProcesses(EventLoop loop, EventHandler<Event> events, Job job, Containers containers, TaskTimes times,
-      Latencies latencies, TaskHeartbeatHandler heartbeats, int maps, FetchRules fetchRules) {
+      Latencies latencies, TaskHeartbeatHandler heartbeats, int maps, FetchRules fetchRules, Links links, Data data) {
     this.loop = loop;
+    this.links = links;
+    this.data = data;
     this.events = events;
     this.job = job;
     this.containers = containers;
@@ -179,6 +213,11 @@ final class TaskProcesses {
       reshare(container.node.machine);
     } else {
       runningReduces.add(process);
+      for (Output output : outputs) {
+        if (output != null && output.node.serving() && viaLink(process, output)) {
+          copyViaLink(process, output);
+        }
+      }
       // its fetchers try every host with outputs at once, the ones that do not answer too
       for (LiveNode host : unreachable) {
         List<Output> on = currentOutputsOn(host);
@@ -197,6 +236,11 @@ final class TaskProcesses {
     if (process != null) {
       process.stopped = true;
       runningReduces.remove(process);
+      if (process.input != null) {
+        process.input.close();
+      }
+      process.fetchFlows.values().forEach(Links.Flow::close);
+      process.linkPending.clear();
       if (process.runnable) {
         process.runnable = false;
         reshare(process.container.node.machine);
@@ -247,14 +291,73 @@ final class TaskProcesses {
           workDone(process);
         }
       });
+      if (process.isMap() && !process.reading) {
+        double toStartup = process.workLeft - (process.work - process.startupWork);
+        loop.at(now + Math.max(0, (long) Math.ceil(toStartup / rate)), () -> {
+          if (process.generation == generation && !process.reading) {
+            startReading(process);
+          }
+        });
+      }
       if (process.isMap() && process.mapFinished < 0) {
         double toSort = process.workLeft - (process.work - process.mapPhaseEnd);
         loop.at(now + Math.max(0, (long) Math.ceil(toSort / rate)), () -> {
           if (process.generation == generation && process.mapFinished < 0) {
-            process.mapFinished = loop.now();
+            mapPhaseDone(process);
           }
         });
       }
+    }
+  }
+
+  /**
+   * A map's start-up is done and its record reader opens its split: from a replica on another node
+   * through a shaped link, a flow; otherwise the time model's work includes the read.
+   */
+  private void startReading(Process map) {
+    map.reading = true;
+    LiveNode node = map.container.node;
+    LiveNode source = data.inputSource().apply(map.attempt.getTaskId().getId(), node);
+    if (source != null && data.inputBytesPerMap() > 0 && Links.shaped(source, node)) {
+      Links.Flow flow = links.open(source, node);
+      map.input = flow;
+      flow.send(data.inputBytesPerMap(), () -> inputIn(map, flow));
+    }
+  }
+
+  /** A map's work reached its map phase's end: its sort begins, unless its input is not all in yet. */
+  private void mapPhaseDone(Process map) {
+    long now = loop.now();
+    if (map.input == null) {
+      map.mapFinished = now;
+      return;
+    }
+    // what it read it has processed: it waits for the rest, its sort's work kept
+    map.workLeft = map.workLeft(now);
+    map.since = now;
+    map.runnable = false;
+    map.waitingForInput = true;
+    map.generation++;
+    reshare(map.container.node.machine);
+  }
+
+  private void inputIn(Process map, Links.Flow flow) {
+    if (map.input != flow) {
+      return;
+    }
+    map.input = null;
+    if (map.waitingForInput && map.live()) {
+      map.waitingForInput = false;
+      if (map.mapFinished < 0) {
+        map.mapFinished = loop.now();
+      }
+      if (map.workLeft <= 0) {
+        mapDone(map); // a map with no sort of its own was done but for its input
+        return;
+      }
+      map.since = loop.now();
+      map.runnable = true;
+      reshare(map.container.node.machine);
     }
   }
 
@@ -265,11 +368,13 @@ final class TaskProcesses {
     process.workLeft = 0;
     process.runnable = false;
     reshare(process.container.node.machine);
-    if (process.isMap()) {
+    if (process.isMap() && process.input != null) {
+      process.waitingForInput = true; // its work is done, not its read
+    } else if (process.isMap()) {
       mapDone(process);
     } else if (process.shuffling) {
       process.shuffling = false;
-      shuffleEnds(process, loop.now());
+      endShuffle(process, loop.now());
     } else {
       process.reduceEnd = loop.now();
       reduceDone(process);
@@ -314,6 +419,9 @@ final class TaskProcesses {
     if (outputs[index] != null && outputs[index].node.serving()) {
       availableOutputs--;
     }
+    if (outputs[index] != null) {
+      forgetLinkCopies(outputs[index]);
+    }
     outputs[index] = null;
     if (event.getStatus() == TaskAttemptCompletionEventStatus.SUCCEEDED) {
       maxMapRuntime = Math.max(maxMapRuntime, event.getAttemptRunTime());
@@ -321,6 +429,11 @@ final class TaskProcesses {
       outputs[index] = new Output(attempt, node, loop.now());
       if (node.serving()) {
         availableOutputs++;
+        for (Process reduce : runningReduces) {
+          if (reduce.live() && viaLink(reduce, outputs[index])) {
+            copyViaLink(reduce, outputs[index]);
+          }
+        }
       } else {
         // done on a node whose server does not answer (cut off): every reduce's fetch of it waits on the host
         for (Process reduce : new ArrayList<>(runningReduces)) {
@@ -356,9 +469,19 @@ final class TaskProcesses {
       }
       List<Output> owed = new ArrayList<>();
       boolean inFlight = false;
+      Links.Flow flow = reduce.fetchFlows.remove(node);
+      if (flow != null) {
+        flow.close();
+      }
       for (Output output : on) {
         long start = Math.max(output.since, reduce.launch);
-        if (start + latencies.shuffleLag() <= now) {
+        int index = output.attempt.getTaskId().getId();
+        if (reduce.linkCopied.containsKey(index)) {
+          fetching(reduce).copiedAt.putIfAbsent(index, reduce.linkCopied.get(index));
+        } else if (reduce.linkPending.remove(output)) {
+          owed.add(output); // its copy through the link was under way
+          inFlight = true;
+        } else if (start + latencies.shuffleLag() <= now) {
           fetching(reduce).copiedAt.putIfAbsent(output.attempt.getTaskId().getId(), start + latencies.shuffleLag());
         } else if (reduce.fetching == null || !reduce.fetching.copiedAt.containsKey(output.attempt.getTaskId().getId())) {
           owed.add(output);
@@ -366,6 +489,7 @@ final class TaskProcesses {
         }
       }
       if (!owed.isEmpty()) {
+        reduce.endAfterLinks = -1;
         if (reduce.shuffleEnd > now) {
           reduce.shuffleEnd = -1;
           reduce.generation++;
@@ -381,6 +505,86 @@ final class TaskProcesses {
       }
     }
     reshare(node.machine); // a dead or frozen node's tasks no longer take a share
+  }
+
+  /** Whether the reduce's copy of the output crosses a shaped link, and so is a flow. */
+  private boolean viaLink(Process reduce, Output output) {
+    return data.partitionBytes() > 0 && Links.shaped(output.node, reduce.container.node);
+  }
+
+  /**
+   * The reduce copies the output through its connection to the output's host, after what it is
+   * already copying from there; Hadoop's fetcher takes a host's outputs one after another.
+   */
+  private void copyViaLink(Process reduce, Output output) {
+    int index = output.attempt.getTaskId().getId();
+    if (reduce.linkPending.contains(output) || reduce.linkCopied.containsKey(index)) {
+      return;
+    }
+    reduce.linkPending.add(output);
+    Links.Flow flow = reduce.fetchFlows.computeIfAbsent(output.node, host -> links.open(host, reduce.container.node));
+    flow.send(data.partitionBytes(), () -> copiedViaLink(reduce, output));
+  }
+
+  private void copiedViaLink(Process reduce, Output output) {
+    if (!reduce.linkPending.remove(output) || !reduce.live()) {
+      return;
+    }
+    long now = loop.now();
+    if (outputs[output.attempt.getTaskId().getId()] == output) {
+      reduce.linkCopied.put(output.attempt.getTaskId().getId(), now);
+    }
+    linksSettled(reduce);
+  }
+
+  /** A copy through a shaped link ended or was forgotten: the shuffle may end now. */
+  private void linksSettled(Process reduce) {
+    if (!reduce.linkPending.isEmpty()) {
+      return;
+    }
+    if (reduce.endAfterLinks >= 0) {
+      long at = Math.max(reduce.endAfterLinks, loop.now());
+      reduce.endAfterLinks = -1;
+      shuffleEnds(reduce, at);
+    } else if (reduce.fetching != null) {
+      scheduleReduceEnd(reduce);
+    }
+  }
+
+  /** The output is gone or obsolete: no reduce waits for its copy any more, nor counts one it made. */
+  private void forgetLinkCopies(Output output) {
+    int index = output.attempt.getTaskId().getId();
+    for (Process reduce : new ArrayList<>(runningReduces)) {
+      reduce.linkCopied.remove(index);
+      if (reduce.linkPending.remove(output)) {
+        // its shuffle is not over: it needs this map's next output
+        reduce.endAfterLinks = -1;
+      }
+    }
+  }
+
+  /**
+   * A link's shaping began or ended. Flows take their new rates; an output a reduce had yet to copy
+   * across a link shaped from now goes through it (copies the time model was timing, still to come).
+   */
+  void linksChanged() {
+    long now = loop.now();
+    for (Process reduce : new ArrayList<>(runningReduces)) {
+      if (!reduce.live() || reduce.shuffleEnd >= 0) {
+        continue;
+      }
+      for (Output output : outputs) {
+        if (output == null || !output.node.serving() || !viaLink(reduce, output)) {
+          continue;
+        }
+        int index = output.attempt.getTaskId().getId();
+        boolean copied = reduce.fetching != null && reduce.fetching.copiedAt.containsKey(index);
+        if (!copied && Math.max(output.since, reduce.launch) + latencies.shuffleLag() > now) {
+          copyViaLink(reduce, output);
+        }
+      }
+    }
+    links.changed();
   }
 
   /** The node's shuffle server answers again (a thawed node): fetches waiting on it go through. */
@@ -522,7 +726,11 @@ final class TaskProcesses {
       reduce.container.node.whenAwake(() -> {
         for (Output output : host.owed) {
           if (current(output)) {
-            copiedAt.putIfAbsent(output.attempt.getTaskId().getId(), loop.now());
+            if (viaLink(reduce, output)) {
+              copyViaLink(reduce, output); // through the host's shaped link, from now
+            } else {
+              copiedAt.putIfAbsent(output.attempt.getTaskId().getId(), loop.now());
+            }
             failureCounts.remove(output.attempt);
           }
         }
@@ -597,11 +805,14 @@ final class TaskProcesses {
     /** When this reduce has (or will have) copied map {@code i}'s output; -1 while it cannot. */
     long copyTime(int i) {
       Long copy = copiedAt.get(i);
+      if (copy == null) {
+        copy = reduce.linkCopied.get(i);
+      }
       if (copy != null) {
         return copy;
       }
       Output output = outputs[i];
-      if (output == null || !output.node.serving() || owes(output)) {
+      if (output == null || !output.node.serving() || owes(output) || reduce.linkPending.contains(output)) {
         return -1;
       }
       return Math.max(output.since, reduce.launch) + latencies.shuffleLag();
@@ -712,7 +923,8 @@ final class TaskProcesses {
     if (reduce.shuffleEnd < 0 || now < reduce.shuffleEnd) {
       status.phase = Phase.SHUFFLE;
       status.stateString = "reduce > copy";
-      status.progress = (float) availableOutputs / outputs.length / 3f;
+      // what it has copied: the outputs there but those still coming through shaped links
+      status.progress = (float) Math.max(0, availableOutputs - reduce.linkPending.size()) / outputs.length / 3f;
       if (!reduce.toReport.isEmpty()) {
         status.fetchFailedMaps = new ArrayList<>(reduce.toReport);
         reduce.toReport.clear();
@@ -734,7 +946,7 @@ final class TaskProcesses {
 
   /** Once every map output is there: the shuffle ends after the lag, the sort after its time, then the reduce works. */
   private void scheduleReduceEnd(Process reduce) {
-    if (!reduce.live() || reduce.shuffleEnd >= 0 || reduce.shuffleFailed) {
+    if (!reduce.live() || reduce.shuffleEnd >= 0 || reduce.shuffleFailed || reduce.endAfterLinks >= 0) {
       return;
     }
     if (reduce.fetching == null) {
@@ -752,13 +964,22 @@ final class TaskProcesses {
         reshare(reduce.container.node.machine);
         return;
       }
-      shuffleEnds(reduce, Math.max(loop.now(), reduce.launch) + latencies.shuffleLag());
+      endShuffle(reduce, Math.max(loop.now(), reduce.launch) + latencies.shuffleLag());
     } else {
       long end = reduce.fetching.shuffleEnd();
       if (end < 0) {
         return;
       }
-      shuffleEnds(reduce, Math.max(loop.now(), end));
+      endShuffle(reduce, Math.max(loop.now(), end));
+    }
+  }
+
+  /** The shuffle would end at {@code at}; with copies still coming through shaped links, once the last is in. */
+  private void endShuffle(Process reduce, long at) {
+    if (reduce.linkPending.isEmpty()) {
+      shuffleEnds(reduce, at);
+    } else {
+      reduce.endAfterLinks = at;
     }
   }
 

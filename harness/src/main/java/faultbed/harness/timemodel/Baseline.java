@@ -63,17 +63,22 @@ public final class Baseline {
   /** The run's condition: its slowing faults, read from its record. */
   static List<String> of(RunRecord r) {
     int nodes = r.cluster() == null ? 0 : r.cluster().nodes();
-    return of(nodes, r.faults().stream().filter(f -> f.effect().slowsNode() && f.injectedMs() != null)
+    return of(nodes, r.faults().stream().filter(f -> slowsWork(f) && f.injectedMs() != null)
         .map(f -> condition(r, f)).toList());
   }
 
   /** Whether the fault is part of the condition {@code baseline} describes. */
   static boolean partOf(List<String> baseline, RunRecord r, FaultEvent f) {
-    if (baseline.isEmpty() || !f.effect().slowsNode() || f.injectedMs() == null) {
+    if (baseline.isEmpty() || !slowsWork(f) || f.injectedMs() == null) {
       return false;
     }
     Condition c = condition(r, f);
     return c.startsAtZero() && c.wholeRun() && baseline.contains(c.description());
+  }
+
+  /** A fault on a link slows what crosses it, not the node's work: the simulation times it itself. */
+  private static boolean slowsWork(FaultEvent f) {
+    return f.effect().slowsNode() && !TimeModel.onLinks(f.kind());
   }
 
   private static Condition condition(RunRecord r, FaultEvent f) {

@@ -93,9 +93,13 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    *                    {@code shuffleLag} wherever it runs
    * @param lateShuffle the same for a reduce launched after the last map, from its launch: its JVM
    *                    starting and every copy; null likewise
+   * @param shuffleBytesPerInputByte how many bytes a map's output holds for the reduces per byte of
+   *                    its input (the median of maps whose records carry their shuffled bytes):
+   *                    what a copy carries through a link a fault shapes; null when no fitted record
+   *                    carried them
    */
   public record WorkloadTimes(long bytesPerMap, Spread map, Spread reduce, Spread shuffleLag, Spread sort,
-      MapProgress mapProgress, Spread shuffleTail, Spread lateShuffle) {
+      MapProgress mapProgress, Spread shuffleTail, Spread lateShuffle, Double shuffleBytesPerInputByte) {
     public WorkloadTimes {
       if (mapProgress == null) {
         throw new IllegalArgumentException("mapProgress: expected how a map's progress unfolds (a model written by"
@@ -132,15 +136,25 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
 
   /**
    * Whether a slowing fault, as its injection describes it ({@code detail}), does more than take or
-   * limit CPU (which CPU sharing accounts for): a disk throttle, disk load, a link's cap. Asked of
-   * records by the fit and of faults by the simulation, so the two agree.
+   * limit CPU (which CPU sharing accounts for): a disk throttle, disk load. A fault on a link is
+   * neither: the simulation times what crosses the link itself ({@link #onLinks}). Asked of records
+   * by the fit and of faults by the simulation, so the two agree.
    */
   public static boolean actsBeyondCpu(String kind, Map<String, String> detail) {
     return switch (kind) {
-      case "cpu-hog" -> false;
+      case "cpu-hog", "bandwidth-cap", "latency" -> false;
       case "slow-node" -> detail.containsKey("readBytesPerSecond") || detail.containsKey("writeBytesPerSecond");
       default -> true;
     };
+  }
+
+  /**
+   * Whether a fault kind shapes a node's link (a cap, a delay): what crosses it takes the time the
+   * simulation's links give it, from the fault's own rate or delay, so the fit takes no slow-down
+   * from it and no attempt whose data crossed it as a sample of a task's work.
+   */
+  public static boolean onLinks(String kind) {
+    return kind.equals("bandwidth-cap") || kind.equals("latency");
   }
 
   /** The model faultbed ships. */
@@ -214,7 +228,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * typical task's work.
    */
   public static TimeModel fit(String name, Collection<RunRecord> records, double machineCores) {
-    return fit(name, records, List.of(), Machines.shared(machineCores));
+    return fit(name, records, List.of(), List.of(), Machines.shared(machineCores));
   }
 
   /**
@@ -222,10 +236,12 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * per node: a real cluster's, whose nodes' attempts compete only with their own node's), with
    * {@code progressOnly}: runs of the same machines whose maps' progress clocks give the work a map
    * does before it reports progress, which records written before they carried progress clocks
-   * cannot show; nothing else is taken from them.
+   * cannot show; nothing else is taken from them. Likewise {@code shuffleBytesOnly}: runs whose maps'
+   * records carry their shuffled bytes give a workload's shuffle bytes per input byte (a property of
+   * the job and its data, not of the machine) where the fitted records do not carry them.
    */
   public static TimeModel fit(String name, Collection<RunRecord> records, Collection<RunRecord> progressOnly,
-      Machines machines) {
+      Collection<RunRecord> shuffleBytesOnly, Machines machines) {
     Map<String, List<Double>> maps = new TreeMap<>();
     Map<String, List<Double>> reduces = new TreeMap<>();
     Map<String, List<Double>> lags = new TreeMap<>();
@@ -233,6 +249,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     Map<String, List<Double>> lateShuffles = new TreeMap<>();
     Map<String, List<Double>> sorts = new TreeMap<>();
     Map<String, List<Double>> bytes = new TreeMap<>();
+    Map<String, List<Double>> shuffleRatios = shuffleRatios(records);
     Map<String, List<Double>> sortShares = new TreeMap<>();
     Map<String, List<Double>> startups = new TreeMap<>();
     Map<String, Set<String>> startupFrom = new TreeMap<>();
@@ -344,6 +361,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       throw new IllegalArgumentException("records: expected maps on nodes no fault had touched beyond their CPU (a disk"
           + " throttle or load, a crash), which give a task's own work; every map of the " + runs + " runs ran on such a node");
     }
+    Map<String, List<Double>> otherRatios = shuffleRatios(shuffleBytesOnly);
     Map<String, WorkloadTimes> workloads = new TreeMap<>();
     for (String type : maps.keySet()) {
       if (maps.get(type).isEmpty() || !reduces.containsKey(type)) {
@@ -358,7 +376,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
           List.copyOf(startupFrom.getOrDefault(type, anyStartupFrom)), median(shares), sortShares.getOrDefault(type, List.of()).size());
       workloads.put(type, new WorkloadTimes(perMap, Spread.of(maps.get(type)), Spread.of(reduces.get(type)),
           Spread.of(lags.get(type)), Spread.of(sorts.get(type)), progress, spread(shuffleTails.get(type)),
-          spread(lateShuffles.get(type))));
+          spread(lateShuffles.get(type)), shuffleRatio(shuffleRatios.getOrDefault(type, otherRatios.get(type)))));
     }
     Map<String, List<Censored>> ratios = new TreeMap<>();
     for (Residual residual : residuals) {
@@ -375,6 +393,29 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     return new TimeModel(name, new FittedFrom(runs, List.copyOf(scenarios), List.copyOf(backends), machines.cores(),
         machines.perNode()),
         workloads, Math.round(median(setups)), Math.round(median(commits)), slowdowns, baseline);
+  }
+
+  /** Per workload, each succeeded map's shuffled bytes over its input's bytes, from records that carry both. */
+  private static Map<String, List<Double>> shuffleRatios(Collection<RunRecord> records) {
+    Map<String, List<Double>> ratios = new TreeMap<>();
+    for (RunRecord r : records) {
+      String maps = r.workload() == null ? null : r.workload().parameters().get("maps");
+      String bytes = r.workload() == null ? null : r.workload().parameters().get("bytes");
+      if (maps == null || bytes == null || Long.parseLong(bytes) <= 0) {
+        continue;
+      }
+      double perMap = Double.parseDouble(bytes) / Integer.parseInt(maps);
+      for (AttemptRecord a : r.attempts()) {
+        if (a.type().equals("MAP") && "SUCCEEDED".equals(a.state()) && a.shuffleBytes() != null) {
+          ratios.computeIfAbsent(r.workload().type(), k -> new ArrayList<>()).add(a.shuffleBytes() / perMap);
+        }
+      }
+    }
+    return ratios;
+  }
+
+  private static Double shuffleRatio(List<Double> ratios) {
+    return ratios == null || ratios.isEmpty() ? null : median(ratios);
   }
 
   /**
@@ -402,12 +443,18 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
 
   /**
    * No fault had acted on the attempt's node by the time it finished, other than by taking or
-   * limiting CPU, which the replay has accounted for.
+   * limiting CPU, which the replay has accounted for; and no fault shaped a link while the attempt's
+   * data may have crossed one (a reduce's copies, a map's read of a split off its node).
    */
   private static boolean untouched(RunRecord r, AttemptRecord a, List<String> baseline) {
     for (FaultEvent f : r.faults()) {
       if (Baseline.partOf(baseline, r, f)) {
         continue;
+      }
+      boolean during = f.injectedMs() != null && a.finishMs() != null && f.injectedMs() < a.finishMs()
+          && (f.healedMs() == null || a.startMs() == null || f.healedMs() > a.startMs());
+      if (onLinks(f.kind()) && during && (!a.type().equals("MAP") || !"NODE_LOCAL".equals(a.locality()))) {
+        return false;
       }
       if (f.injectedMs() != null && a.node() != null && f.node() == a.node() && a.finishMs() != null
           && f.injectedMs() < a.finishMs() && (f.effect().stopsNode() || f.effect().slowsNode() && Replay.beyondCpu(f))) {

@@ -96,7 +96,7 @@ class OutputCheckClusterTest {
       assertEquals(1, shifts.size(), "every attempt started as far from the client's submission as from the"
           + " history's: " + shifts);
       assertEquals(nodeOf.size(), new java.util.HashSet<>(nodeOf.values()).size(), "node for node: " + nodeOf);
-      TimeModel model = TimeModel.fit("imported", List.of(imported), List.of(), Machines.perNode(2));
+      TimeModel model = TimeModel.fit("imported", List.of(imported), List.of(), List.of(), Machines.perNode(2));
       assertTrue(model.fittedFrom().machinePerNode());
       assertTrue(model.workload("wordcount").map().medianMs() > 0, model.toString());
     } finally {

@@ -19,7 +19,7 @@ class DefaultModelTest {
    * Every published suite of this 2-core machine's own backends, but the cgroup-v2 quickstart (an
    * emulated guest, tens of times slower) and the synthetic suites (their tasks sleep, not compute).
    */
-  static final List<String> SUITES = List.of("base-useless-backups", "dinu-ng-seed-ratio", "dinu-ng-thresholds",
+  static final List<String> SUITES = List.of("base-useless-backups", "blackhole", "dinu-ng-seed-ratio", "dinu-ng-thresholds",
       "dinu-ng", "heterogeneous", "network-heterogeneity-sort", "network-heterogeneity", "samr-calibrated",
       "samr-heterogeneous", "samr-long-maps", "samr-wordcount", "stragglers-sort", "stragglers-strong", "stragglers",
       "two-mechanisms-namespace", "two-mechanisms");
@@ -30,9 +30,11 @@ class DefaultModelTest {
     for (String suite : SUITES) {
       records.addAll(new RecordStore(PUBLISHED.resolve(suite)).readAll());
     }
-    // the progress profile's runs, of another day, give the start-up's share of a map's work only
+    // the progress profile's runs, of another day, give the start-up's share of a map's work only; the
+    // shuffle-bytes profile's, what a map's output weighs for the workloads whose suites do not say
     TimeModel refit = TimeModel.fit("default", records,
-        new RecordStore(PUBLISHED.resolve("progress-profile")).readAll(), Machines.shared(2));
+        new RecordStore(PUBLISHED.resolve("progress-profile")).readAll(),
+        new RecordStore(PUBLISHED.resolve("shuffle-bytes")).readAll(), Machines.shared(2));
     TimeModel shipped = TimeModel.standard();
     assertEquals(refit.fittedFrom(), shipped.fittedFrom());
     assertEquals(refit.workloads().keySet(), shipped.workloads().keySet());
@@ -45,6 +47,7 @@ class DefaultModelTest {
       assertEquals(w.bytesPerMap(), s.bytesPerMap(), type + " bytes a map");
       assertEquals(w.mapProgress().startupShare(), s.mapProgress().startupShare(), 1e-9, type + " start-up");
       assertEquals(w.mapProgress().sortShare(), s.mapProgress().sortShare(), 1e-9, type + " sort share");
+      assertEquals(w.shuffleBytesPerInputByte(), s.shuffleBytesPerInputByte(), type + " shuffled bytes");
     });
     assertEquals(refit.jobSetupMs(), shipped.jobSetupMs());
     assertEquals(refit.slowdowns(), shipped.slowdowns());
