@@ -60,9 +60,20 @@ class SimScenarioTest {
 
   @Test
   void whatTheSimulationCannotExpressIsRefusedBeforeAnythingRuns(@TempDir Path dir) throws Exception {
+    // a model that does not know what a map's output weighs cannot time a link's cap or delay
+    faultbed.harness.timemodel.TimeModel standard = faultbed.harness.timemodel.TimeModel.standard();
+    java.util.Map<String, faultbed.harness.timemodel.TimeModel.WorkloadTimes> unweighed = new java.util.TreeMap<>();
+    standard.workloads().forEach((type, w) -> unweighed.put(type, new faultbed.harness.timemodel.TimeModel.WorkloadTimes(
+        w.bytesPerMap(), w.map(), w.reduce(), w.shuffleLag(), w.sort(), w.mapProgress(), w.shuffleTail(),
+        w.lateShuffle(), null)));
+    Path model = dir.resolve("unweighed.json");
+    new faultbed.harness.timemodel.TimeModel("unweighed", standard.fittedFrom(), unweighed, standard.jobSetupMs(),
+        standard.jobCommitMs(), standard.slowdowns(), standard.baseline()).write(model);
     String[][] cases = {
-        {"\"faults\": [ { \"kind\": \"latency\", \"node\": 1, \"at\": \"5s\", \"delay\": \"100ms\" } ]",
-            "faults[0].kind: the sim backend has no model of latency faults"},
+        {"\"hadoop\": { \"faultbed.sim.model\": \"" + model + "\" }, \"faults\": [ { \"kind\": \"latency\", \"node\": 1,"
+            + " \"at\": \"5s\", \"delay\": \"100ms\" } ]",
+            "faults: a latency shapes what crosses a link, and the time model \"unweighed\" does not know how many bytes"
+                + " a sort map's output holds"},
         {"\"workload\": { \"type\": \"synthetic\", \"maps\": 4, \"reduces\": 1, \"mapTime\": \"5s\", \"reduceTime\": \"1s\" }",
             "workload.type: the time model \"default\" knows [sort, wordcount], got \"synthetic\""},
         {"\"hadoop\": { \"faultbed.sim.model\": \"no-such-model.json\" }", "hadoop.faultbed.sim.model: time model"},

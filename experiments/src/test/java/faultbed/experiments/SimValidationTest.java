@@ -83,6 +83,29 @@ class SimValidationTest {
         perfectChance, false);
   }
 
+  /**
+   * The capped links suite: fitted to its fault-free and capped variants' untouched attempts, the
+   * simulation gives the cap's cost from the cap's rate and what a Sort map's output weighs (the
+   * shuffle-bytes profile): two 1 MB/s nodes of four make the job about 2.6 times longer.
+   */
+  @Test
+  void theCappedLinksSuitesRowsAreReproducedAndTheCapsCostIsInsideTheRealInterval(@TempDir Path dir)
+      throws Exception {
+    String suite = "network-heterogeneity-sort";
+    ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + suite,
+        "--machine-cores", "2", "--progress-from", "published/progress-profile",
+        "--shuffle-bytes-from", "published/shuffle-bytes", "--out", dir.toString());
+    assertTrue(r.code() <= 1, r.out() + r.err());
+    SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),
+        SimValidation.Result.class);
+    SimValidation.Result published = RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
+    assertEquals(published.variants().stream().filter(v -> v.suite().equals(suite)).toList(), fresh.variants());
+    assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(suite)).toList(), fresh.comparisons());
+    SimValidation.ComparisonRow uncapped = fresh.comparisons().stream()
+        .filter(c -> !c.negativeControl() && c.variant().equals("one-class")).findFirst().orElseThrow();
+    assertTrue(uncapped.inside() && uncapped.simulatedRatio() < 0.45, uncapped.toString());
+  }
+
   @Test
   void aPublishedSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
     ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + SUITE,
