@@ -22,15 +22,8 @@ class SimValidationTest {
   @Test
   void theFailureDetectionSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
     String suite = "dinu-ng-thresholds";
-    ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + suite,
-        "--machine-cores", "2", "--progress-from", "published/progress-profile", "--out", dir.toString());
-    assertTrue(r.code() <= 1, r.out() + r.err());
-    SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),
-        SimValidation.Result.class);
-    SimValidation.Result published = RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
-    assertEquals(published.variants().stream().filter(v -> v.suite().equals(suite)).toList(), fresh.variants());
-    assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(suite)).toList(), fresh.comparisons());
-    assertEquals(published.groups().stream().filter(g -> g.suite().equals(suite)).toList(), fresh.groups());
+    SimValidation.Result fresh = reproduced(dir, suite);
+    assertEquals(published().groups().stream().filter(g -> g.suite().equals(suite)).toList(), fresh.groups());
     // every variant's runs, real and simulated, sorted into groups: five a side, G1 and G2 as one
     List<SimValidation.GroupRow> simulated = fresh.groups().stream().filter(g -> !g.negativeControl()).toList();
     assertEquals(16, simulated.size(), simulated.toString());
@@ -91,35 +84,42 @@ class SimValidationTest {
   @Test
   void theCappedLinksSuitesRowsAreReproducedAndTheCapsCostIsInsideTheRealInterval(@TempDir Path dir)
       throws Exception {
-    String suite = "network-heterogeneity-sort";
-    ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + suite,
-        "--machine-cores", "2", "--progress-from", "published/progress-profile",
-        "--shuffle-bytes-from", "published/shuffle-bytes", "--out", dir.toString());
-    assertTrue(r.code() <= 1, r.out() + r.err());
-    SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),
-        SimValidation.Result.class);
-    SimValidation.Result published = RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
-    assertEquals(published.variants().stream().filter(v -> v.suite().equals(suite)).toList(), fresh.variants());
-    assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(suite)).toList(), fresh.comparisons());
+    SimValidation.Result fresh = reproduced(dir, "network-heterogeneity-sort", "--shuffle-bytes-from",
+        "published/shuffle-bytes");
     SimValidation.ComparisonRow uncapped = fresh.comparisons().stream()
         .filter(c -> !c.negativeControl() && c.variant().equals("one-class")).findFirst().orElseThrow();
     assertTrue(uncapped.inside() && uncapped.simulatedRatio() < 0.45, uncapped.toString());
   }
 
-  @Test
-  void aPublishedSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
-    ScenarioValidationTest.Result r = ScenarioValidationTest.cli("sim-validate", "published/" + SUITE,
-        "--machine-cores", "2", "--progress-from", "published/progress-profile", "--out", dir.toString());
+  /**
+   * Runs 'faultbed sim-validate' on one published suite (with {@code more} options) and checks its
+   * variant and comparison rows are the published ones; returns what it wrote.
+   */
+  private static SimValidation.Result reproduced(Path dir, String suite, String... more) throws Exception {
+    List<String> args = new java.util.ArrayList<>(List.of("sim-validate", "published/" + suite, "--machine-cores", "2",
+        "--progress-from", "published/progress-profile", "--out", dir.toString()));
+    args.addAll(List.of(more));
+    ScenarioValidationTest.Result r = ScenarioValidationTest.cli(args.toArray(String[]::new));
     assertTrue(r.code() <= 1, r.out() + r.err());
     assertTrue(r.out().contains("negative control:"), r.out());
     SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),
         SimValidation.Result.class);
-    SimValidation.Result published = RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
-    List<SimValidation.VariantRow> publishedRows = published.variants().stream()
-        .filter(v -> v.suite().equals(SUITE)).toList();
+    List<SimValidation.VariantRow> publishedRows = published().variants().stream()
+        .filter(v -> v.suite().equals(suite)).toList();
     assertFalse(publishedRows.isEmpty());
     assertEquals(publishedRows, fresh.variants());
-    assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(SUITE)).toList(), fresh.comparisons());
+    assertEquals(published().comparisons().stream().filter(c -> c.suite().equals(suite)).toList(),
+        fresh.comparisons());
+    return fresh;
+  }
+
+  private static SimValidation.Result published() throws Exception {
+    return RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
+  }
+
+  @Test
+  void aPublishedSuitesRowsAreReproduced(@TempDir Path dir) throws Exception {
+    SimValidation.Result fresh = reproduced(dir, SUITE);
     // the negative control ran: its variants all speculate as the reference, so its ratios sit near 1
     assertTrue(fresh.comparisons().stream().filter(SimValidation.ComparisonRow::negativeControl)
         .allMatch(c -> Math.abs(Math.log(c.simulatedRatio())) < 0.1), fresh.comparisons().toString());
