@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The targeted scenario for the loss of the job's ApplicationMaster: its node crashes mid-job, and
+ * The targeted scenario for the loss of the job's ApplicationMaster: its node crashes in the job's
+ * first seconds, before any attempt has finished, when the first AM has written no history yet, and
  * the record must hold both AM attempts and the task attempts of each, and classify must say so.
  */
 class AmCrashTest {
@@ -41,10 +42,15 @@ class AmCrashTest {
     assertEquals(crash.node(), r.amAttempts().get(0).node(), "the first AM ran on the crashed node");
     assertTrue(r.amAttempts().get(1).node() != crash.node());
     assertTrue(r.amAttempts().get(1).startMs() > crash.injectedMs());
-    // The first AM's history ends at the crash: its attempts still running then have no end state.
-    assertTrue(r.attempts().stream().anyMatch(a -> a.amAttempt() == 1 && a.state() == null
-            && a.startMs() < crash.injectedMs()),
-        "attempts running when the first AM died: " + r.attempts());
+    // The first AM died before any of its attempts ended, so its history is empty: its attempts come from
+    // its log, each with its node, container and launch, none with an end state.
+    List<RunRecord.AttemptRecord> first = r.attempts().stream().filter(a -> a.amAttempt() == 1).toList();
+    assertTrue(first.size() >= 2, "attempts running when the first AM died: " + r.attempts());
+    for (RunRecord.AttemptRecord a : first) {
+      assertTrue(a.state() == null && a.finishMs() == null && a.node() != null && a.container() != null
+          && a.startMs() != null && a.startMs() > 0 && a.startMs() < crash.injectedMs(), a.toString());
+    }
+    assertTrue(r.notes().stream().anyMatch(n -> n.contains("taken from their AM's log")), r.notes().toString());
     assertTrue(r.attempts().stream().anyMatch(a -> a.amAttempt() == 2 && a.startMs() > r.amAttempts().get(1).startMs()),
         "the second AM ran attempts of its own");
     assertTrue(r.attempts().stream().allMatch(a -> a.amAttempt() != null));

@@ -531,7 +531,7 @@ class ScenarioFuzzTest {
         "application-master", "idle", "sort", "wordcount", "synthetic", "off", "hadoop3", "hadoop3/", "hadoop3/legacy",
         "hadoop3/java.lang.String", "late", "late-history", "samr", "base", "kernel", "toxiproxy", "mini", "namespace",
         "containers", "remote", "sim", "crash", "freeze", "slow-node", "bandwidth-cap", "latency", "maps-completed",
-        "reducer-in-shuffle", "SUCCEEDED", "map 0", "reduce -1", "java.lang.Object", "faultbed.NoSuchClass",
+        "maps-running", "reducer-in-shuffle", "SUCCEEDED", "map 0", "reduce -1", "java.lang.Object", "faultbed.NoSuchClass",
         "root", "sudo", "master:8032", "master:99999999", "host:", "conf", "lab.json", ".", "..", "/", "~", "~/",
         "../../../..", "/dev/null", "/proc/self", "nowhere/x.json", "scenario.json", "a b", "a\u0000b", "\u0000",
         "line\nbreak", "tab\there", "\r", "\u2028", "é", "日本語", "\uD83D\uDE00", "\uFEFF", "\\", "\"", "%n", "%s",

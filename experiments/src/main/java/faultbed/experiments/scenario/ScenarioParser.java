@@ -766,12 +766,19 @@ public final class ScenarioParser {
           }
           return Trigger.on(JobEvent.mapsCompleted(wholeInt(o.get("count"), at + ".count", 1)));
         }
+        case "maps-running" -> {
+          onlyKnown(o, at + ".", Set.of("event", "count"));
+          if (!o.has("count")) {
+            throw new ScenarioException(at + ".count", "expected how many maps must run at once");
+          }
+          return Trigger.on(JobEvent.mapsRunning(wholeInt(o.get("count"), at + ".count", 1)));
+        }
         case "reducer-in-shuffle" -> {
           onlyKnown(o, at + ".", Set.of("event"));
           return Trigger.on(JobEvent.reducerInShuffle());
         }
         default -> throw new ScenarioException(at + ".event",
-            "expected \"maps-completed\" or \"reducer-in-shuffle\", got \"" + event + "\"");
+            "expected \"maps-completed\", \"maps-running\" or \"reducer-in-shuffle\", got \"" + event + "\"");
       }
     }
     throw new ScenarioException(at, "expected \"10s\", {\"uniform\": [from, to]} or {\"event\": ...}");

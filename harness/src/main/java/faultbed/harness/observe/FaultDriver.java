@@ -93,6 +93,12 @@ final class FaultDriver implements AutoCloseable {
         && on.event() instanceof faultbed.harness.timeline.JobEvent.ReducerInShuffle);
   }
 
+  /** Whether a step waits for maps to run, which costs the watcher a task report per poll. */
+  boolean needsMaps() {
+    return armed.stream().anyMatch(a -> a.step.trigger() instanceof Trigger.On on
+        && on.event() instanceof faultbed.harness.timeline.JobEvent.MapsRunning);
+  }
+
   /** Schedules the timed steps from {@code t0} (nanoTime of submission); one clock reading for all keeps their order. */
   void scheduleTimed(long t0, JobWatch.Observed observed, Supplier<String> appState) {
     long sinceStart = System.nanoTime() - t0;

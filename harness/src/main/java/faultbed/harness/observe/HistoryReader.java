@@ -197,7 +197,7 @@ final class HistoryReader {
           // The AM flushes its history when an attempt finishes; one that died before any did
           // left its started attempts unwritten.
           notes.add("AM attempt " + am + " left no task attempts in its history (it died before any of its"
-              + " attempts finished, when the AM first writes its history out): they are not in this record");
+              + " attempts finished, when the AM first writes its history out)");
         }
       }
     } catch (IOException e) {

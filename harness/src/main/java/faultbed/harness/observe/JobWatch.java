@@ -31,12 +31,15 @@ final class JobWatch {
   static final class Observed {
     volatile int mapsCompleted;
     volatile boolean reducerRunning;
+    /** The most maps seen running at once. */
+    volatile int mapsRunning;
     /** Finished map outputs each node holds, by node index. */
     final Map<Integer, Integer> outputsHeld = new ConcurrentHashMap<>();
     private int nextEvent;
 
-    /** Reads the job's new completion events (and, if asked, whether a reducer runs). */
-    void observe(Job job, NodeLocator locator, boolean needReducers) throws IOException, InterruptedException {
+    /** Reads the job's new completion events (and, if asked, whether a reducer runs, how many maps run). */
+    void observe(Job job, NodeLocator locator, boolean needReducers, boolean needMaps)
+        throws IOException, InterruptedException {
       TaskCompletionEvent[] events;
       do {
         events = job.getTaskCompletionEvents(nextEvent, 100);
@@ -51,6 +54,15 @@ final class JobWatch {
           }
         }
       } while (events.length == 100);
+      if (needMaps) {
+        int running = 0;
+        for (TaskReport r : job.getTaskReports(TaskType.MAP)) {
+          if (r.getCurrentStatus() == TIPStatus.RUNNING) {
+            running++;
+          }
+        }
+        mapsRunning = Math.max(mapsRunning, running);
+      }
       if (needReducers && !reducerRunning) {
         for (TaskReport r : job.getTaskReports(TaskType.REDUCE)) {
           if (r.getCurrentStatus() == TIPStatus.RUNNING) {
@@ -63,6 +75,9 @@ final class JobWatch {
     boolean happened(JobEvent event) {
       if (event instanceof JobEvent.MapsCompleted m) {
         return mapsCompleted >= m.count();
+      }
+      if (event instanceof JobEvent.MapsRunning m) {
+        return mapsRunning >= m.count();
       }
       return event instanceof JobEvent.ReducerInShuffle && reducerRunning;
     }

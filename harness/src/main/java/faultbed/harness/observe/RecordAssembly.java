@@ -108,8 +108,19 @@ public final class RecordAssembly {
     histories.put(lastAm, last);
     Map<Integer, Long> amClock = new java.util.HashMap<>();
     amAttempts.stream().filter(a -> a.node() != null).forEach(a -> amClock.put(a.attempt(), clockOfNode.apply(a.node())));
-    return new History(last.info(), amAttempts, HistoryReader.attempts(histories, submitEpoch, amClock, locator),
-        amClock.getOrDefault(lastAm, 0L));
+    List<AttemptRecord> attempts = new java.util.ArrayList<>(HistoryReader.attempts(histories, submitEpoch, amClock,
+        locator));
+    List<AttemptRecord> logged = AmLogs.attemptsHistoryLacks(attempts, logDirs, JobWatch.appIdOf(job), lastAm,
+        submitEpoch, clocks, locator);
+    if (!logged.isEmpty()) {
+      notes.add(logged.size() + " task attempts of earlier AM attempts are taken from their AM's log, their history"
+          + " lacking them (the AM writes its history out when an attempt ends): node, container, launch, and end where"
+          + " logged; no locality, phases or progress: " + logged.stream().map(AttemptRecord::attemptId).toList());
+      attempts.addAll(logged);
+      attempts.sort(java.util.Comparator.comparing((AttemptRecord r) -> r.startMs() == null ? Long.MAX_VALUE
+          : r.startMs()).thenComparing(AttemptRecord::attemptId));
+    }
+    return new History(last.info(), amAttempts, attempts, amClock.getOrDefault(lastAm, 0L));
   }
 
   /** A job Hadoop called SUCCEEDED whose output is wrong is a failed run, never a fast one. */

@@ -142,6 +142,7 @@ public final class RunExecutor {
         java.util.function.Supplier<String> appState = () -> cluster.applicationState(appId);
         faults.scheduleTimed(t0, observed, appState);
         boolean needReducers = faults.needsReducers();
+        boolean needMaps = faults.needsMaps();
         JobWatch.Deadline deadline = new JobWatch.Deadline(job, spec.jobLimit(), nowMs, notes);
         CompletableFuture<RunRecord.OutputCheck> outputCheck = null;
         org.apache.hadoop.fs.Path committed = new org.apache.hadoop.fs.Path(l.output(), "_SUCCESS");
@@ -155,7 +156,7 @@ public final class RunExecutor {
           }
           deadline.check();
           try {
-            observed.observe(job, locator, needReducers);
+            observed.observe(job, locator, needReducers, needMaps);
             listener.progress(job.mapProgress(), job.reduceProgress());
           } catch (IOException e) {
             // the AM may be on a crashed node; its restart is part of what is measured

@@ -202,6 +202,9 @@ final class SimulatedFaults {
     if (event instanceof JobEvent.MapsCompleted m) {
       return job.getCompletedMaps() >= m.count();
     }
+    if (event instanceof JobEvent.MapsRunning m) {
+      return processes.runningMaps() >= m.count();
+    }
     return processes.reducerInShuffle();
   }
 

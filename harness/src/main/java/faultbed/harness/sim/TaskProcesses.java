@@ -392,6 +392,17 @@ final class TaskProcesses {
     return n;
   }
 
+  /** Map attempts running anywhere. */
+  int runningMaps() {
+    int n = 0;
+    for (Process process : running.values()) {
+      if (process.isMap() && process.live() && !process.workDone) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Map outputs the node holds that reducers would fetch now. */
   int outputsOn(LiveNode node) {
     int n = 0;
@@ -534,7 +545,8 @@ final class TaskProcesses {
     if (outputs[output.attempt.getTaskId().getId()] == output) {
       reduce.linkCopied.put(output.attempt.getTaskId().getId(), now);
     }
-    linksSettled(reduce);
+    // the bytes are in its socket; a frozen reducer reads them, and ends its shuffle, once thawed
+    reduce.container.node.whenAwake(() -> linksSettled(reduce));
   }
 
   /** A copy through a shaped link ended or was forgotten: the shuffle may end now. */

@@ -8,6 +8,11 @@ public sealed interface JobEvent {
     return new MapsCompleted(n);
   }
 
+  /** Once {@code n} maps run at once: the job's first maps launched, none need have finished. */
+  static JobEvent mapsRunning(int n) {
+    return new MapsRunning(n);
+  }
+
   static JobEvent reducerInShuffle() {
     return new ReducerInShuffle();
   }
@@ -22,6 +27,19 @@ public sealed interface JobEvent {
     @Override
     public String describe() {
       return count + " maps completed";
+    }
+  }
+
+  record MapsRunning(int count) implements JobEvent {
+    public MapsRunning {
+      if (count < 1) {
+        throw new IllegalArgumentException("mapsRunning: expected at least 1, got " + count);
+      }
+    }
+
+    @Override
+    public String describe() {
+      return count + " maps running";
     }
   }
 
