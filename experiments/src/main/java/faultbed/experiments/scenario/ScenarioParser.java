@@ -760,18 +760,10 @@ public final class ScenarioParser {
       String event = text(o.get("event"), at + ".event");
       switch (event) {
         case "maps-completed" -> {
-          onlyKnown(o, at + ".", Set.of("event", "count"));
-          if (!o.has("count")) {
-            throw new ScenarioException(at + ".count", "expected how many maps must have completed");
-          }
-          return Trigger.on(JobEvent.mapsCompleted(wholeInt(o.get("count"), at + ".count", 1)));
+          return Trigger.on(JobEvent.mapsCompleted(mapCount(o, at, "have completed")));
         }
         case "maps-running" -> {
-          onlyKnown(o, at + ".", Set.of("event", "count"));
-          if (!o.has("count")) {
-            throw new ScenarioException(at + ".count", "expected how many maps must run at once");
-          }
-          return Trigger.on(JobEvent.mapsRunning(wholeInt(o.get("count"), at + ".count", 1)));
+          return Trigger.on(JobEvent.mapsRunning(mapCount(o, at, "run at once")));
         }
         case "reducer-in-shuffle" -> {
           onlyKnown(o, at + ".", Set.of("event"));
@@ -782,6 +774,15 @@ public final class ScenarioParser {
       }
     }
     throw new ScenarioException(at, "expected \"10s\", {\"uniform\": [from, to]} or {\"event\": ...}");
+  }
+
+  /** A map-counting event's {@code count}: how many maps must {@code what}. */
+  private static int mapCount(JsonNode o, String at, String what) {
+    onlyKnown(o, at + ".", Set.of("event", "count"));
+    if (!o.has("count")) {
+      throw new ScenarioException(at + ".count", "expected how many maps must " + what);
+    }
+    return wholeInt(o.get("count"), at + ".count", 1);
   }
 
   static Duration duration(JsonNode n, String at) {

@@ -148,9 +148,7 @@ final class TaskProcesses {
    * copies (0 when unknown: then no transfer is a flow), and the node a map reads its split from (a
    * replica HDFS would choose for it), or null when one is on its own node.
    */
-  record Data(long inputBytesPerMap, long partitionBytes, BiFunction<Integer, LiveNode, LiveNode> inputSource) {
-    static final Data UNKNOWN = new Data(0, 0, (map, node) -> null);
-  }
+  record Data(long inputBytesPerMap, long partitionBytes, BiFunction<Integer, LiveNode, LiveNode> inputSource) { }
 
   private final EventLoop loop;
   private final EventHandler<Event> events;
