@@ -88,6 +88,11 @@ public final class PinnedNodes {
     return s;
   }
 
+  /** Whether {@code part} is pinned to {@code node} now: the node will run it even before it does. */
+  public synchronized boolean holds(Pin part, int node) {
+    return placed.getOrDefault(part, List.of()).contains(node);
+  }
+
   /** A fault stopped {@code node} {@code atMs} into the run: a part pinned there moves to the next spare node. */
   public synchronized void stopped(int node, long atMs) {
     boolean moved = false;

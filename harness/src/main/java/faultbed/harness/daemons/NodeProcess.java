@@ -34,6 +34,7 @@ public final class NodeProcess {
     NodeManager nm = new NodeManager();
     nm.init(conf);
     nm.start();
+    LogDeletions.droppedOnStop(nm);
     // a graceful stop (SIGTERM): containers killed, the RM told the node leaves, as a NodeManager does
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       nm.stop();

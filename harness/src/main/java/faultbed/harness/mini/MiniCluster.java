@@ -127,6 +127,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
   private void attachExecutor(MiniNode node, NodeManager nm) {
     MiniNode.executor(nm).joinOnLaunch(node.group().joinCommand());
     node.gateHeartbeats();
+    faultbed.harness.daemons.LogDeletions.droppedOnStop(nm);
   }
 
   @Override

@@ -212,13 +212,17 @@ final class FaultDriver implements AutoCloseable {
   /**
    * As above, among the nodes not {@code spared}: sparing applies before the role is judged, so
    * "most maps, sparing the AM" is the busiest node without the AM, not nothing when the AM's is busiest.
+   * A node its part is pinned to is spared before the part runs there: reduces start only once maps
+   * are done, and a fault early in the job could otherwise take the node they will run on.
    */
   private List<Node> candidates(Target target, JobWatch.Observed o, java.util.function.Predicate<Node> spared) {
     if (target instanceof Target.SparingAm s) {
-      return candidates(s.choice(), o, spared.or(Node::runsApplicationMaster));
+      return candidates(s.choice(), o, spared.or(Node::runsApplicationMaster)
+          .or(n -> pinned.holds(faultbed.harness.Pin.AM, n.index())));
     }
     if (target instanceof Target.SparingReducers s) {
-      return candidates(s.choice(), o, spared.or(Node::runsReducer));
+      return candidates(s.choice(), o, spared.or(Node::runsReducer)
+          .or(n -> pinned.holds(faultbed.harness.Pin.REDUCES, n.index())));
     }
     List<Node> up = new ArrayList<>(cluster.nodes().stream().filter(n -> n.isUp() && !spared.test(n)).toList());
     if (target instanceof Target.Role role) {

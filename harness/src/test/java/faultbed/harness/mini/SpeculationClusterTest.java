@@ -26,9 +26,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each speculator runs inside a real MR ApplicationMaster and backs up a straggler: one node (not
- * the AM's) is cut to a tenth of a core and given a dd writer two seconds into the job, so the maps
- * it holds crawl. At
- * time scale 0.05 the seeds' 60 s minimum running time is 3 s.
+ * the AM's, nor the one the reduce is pinned to) is cut to a tenth of a core and given a dd writer
+ * two seconds into the job, so the maps it holds crawl. At time scale 0.05 the seeds' 60 s minimum
+ * running time is 3 s. The reduce is pinned off the slowed node: it is not what is tested, and on
+ * the slowed node it took 80 s of a 136 s job.
  */
 // The task timeout is left at Hadoop's 600 s, not scaled to 30 s: at a tenth of a core under a dd
 // writer a task on the slowed node can be silent that long, and its failures (and a reduce failing
@@ -39,7 +40,7 @@ class SpeculationClusterTest {
   private static final Workload WORDCOUNT = Workloads.wordcount(48L << 20).withMaps(12).withReduces(1);
   // Two faults due at the same moment, the second on "the same" node: both must fire on time.
   private static final Timeline STRAGGLER = Timeline.at(Duration.ofSeconds(2))
-      .inject(new SlowNode(Target.randomNode().sparingApplicationMaster(), 0.1, null, null, null))
+      .inject(new SlowNode(Target.randomNode().sparingApplicationMaster().sparingReducers(), 0.1, null, null, null))
       .then(Trigger.at(Duration.ofSeconds(2)))
       .inject(new DiskLoad(Target.same(), 1, 1L << 20, 64L << 20, true, null));
 
@@ -69,7 +70,8 @@ class SpeculationClusterTest {
       case "base" -> Speculation.policy(name, java.util.Map.of("slowTaskStdDevs", "0"));
       default -> Speculation.policy(name);
     };
-    RunRecord r = recorder.save(cluster.run(RunSpec.of(WORDCOUNT, STRAGGLER).withSpeculation(s)));
+    RunRecord r = recorder.save(cluster.run(RunSpec.of(WORDCOUNT, STRAGGLER).withSpeculation(s)
+        .withPinned(java.util.Set.of(faultbed.harness.Pin.AM, faultbed.harness.Pin.REDUCES))));
     assertTrue(r.job().succeeded(), r.job().diagnostics());
     int slowed = r.faults().get(0).node();
     for (RunRecord.FaultEvent f : r.faults()) {
@@ -82,6 +84,8 @@ class SpeculationClusterTest {
         : "faultbed.schedulers.yarn.PolicySpeculator";
     assertEquals(speculator, r.hadoop().get("yarn.app.mapreduce.am.job.speculator.class"));
     assertEquals(s.describe(), r.speculation().policy());
+    assertTrue(r.attempts().stream().noneMatch(a -> a.type().equals("REDUCE") && Integer.valueOf(slowed).equals(a.node())),
+        "a reduce ran on the slowed node " + slowed + " though pinned elsewhere: " + r.placement());
 
     List<SpeculationEvent> asked = r.speculation().events().stream()
         .filter(e -> e.event().equals("backup")).toList();
