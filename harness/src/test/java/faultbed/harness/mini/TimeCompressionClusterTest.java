@@ -24,13 +24,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Time compression at 0.1: configured timers are a tenth of Hadoop's defaults, and the shuffle
- * back-off Hadoop hard-codes (10 s x 1.3^F) is a tenth too, as the reducers of a job that lost a
+ * Time compression at 0.05: configured timers are a twentieth of Hadoop's defaults, and the shuffle
+ * back-off Hadoop hard-codes (10 s x 1.3^F) is a twentieth too, as the reducers of a job that lost a
  * node's map outputs show in their own logs.
  */
-@Faultbed(nodes = 4, timeScale = 0.1, hadoop = "mapreduce.job.reduce.slowstart.completedmaps=1.0")
+@Faultbed(nodes = 4, timeScale = 0.05, hadoop = "mapreduce.job.reduce.slowstart.completedmaps=1.0")
 class TimeCompressionClusterTest {
-  private static final double SCALE = 0.1;
+  private static final double SCALE = 0.05; // the job and its node's expiry take half as long as at 0.1
   private static final Pattern PENALTY = Pattern.compile("FAULTBED-TIMESCALE penalize \\S+ (\\d+) ms");
 
   @Test
@@ -41,14 +41,14 @@ class TimeCompressionClusterTest {
     assertTrue(r.job().succeeded(), r.job().diagnostics());
 
     assertEquals(SCALE, r.timeScale().factor());
-    assertEquals("60000 ms (scaled from 600000)", r.timeScale().timers().get("yarn.nm.liveness-monitor.expiry-interval-ms"));
-    assertEquals("18000", r.hadoop().get("mapreduce.reduce.shuffle.connect.timeout"));
+    assertEquals("30000 ms (scaled from 600000)", r.timeScale().timers().get("yarn.nm.liveness-monitor.expiry-interval-ms"));
+    assertEquals("9000", r.hadoop().get("mapreduce.reduce.shuffle.connect.timeout"));
     // a key that counts seconds is scaled in seconds
-    assertEquals("30 s (scaled from 300)",
+    assertEquals("15 s (scaled from 300)",
         r.timeScale().timers().get("mapreduce.job.reducer.unconditional-preempt.delay.sec"));
-    assertEquals("30", r.hadoop().get("mapreduce.job.reducer.unconditional-preempt.delay.sec"));
+    assertEquals("15", r.hadoop().get("mapreduce.job.reducer.unconditional-preempt.delay.sec"));
     assertEquals("false", r.hadoop().get("yarn.app.mapreduce.am.job.node-blacklisting.enable"));
-    assertTrue(r.timeScale().timers().get("ShuffleSchedulerImpl.copyFailed").startsWith("1000 ms (agent"),
+    assertTrue(r.timeScale().timers().get("ShuffleSchedulerImpl.copyFailed").startsWith("500 ms (agent"),
         r.timeScale().timers().toString());
     assertFalse(r.timeScale().unscaled().isEmpty());
     // the record says what the agent said: the AM and both reducers installed it, none missed a constant
@@ -67,15 +67,15 @@ class TimeCompressionClusterTest {
       }
     }
     assertFalse(penalties.isEmpty(), "reducers backed off from the dead node");
-    // Hadoop: delay = (long) (10000 * 1.3f^F), capped by retry-delay.max (60 s); here both x 0.1.
+    // Hadoop: delay = (long) (10000 * 1.3f^F), capped by retry-delay.max (60 s); here both x SCALE.
     List<Long> allowed = new ArrayList<>();
     for (int f = 1; f <= 20; f++) {
-      allowed.add(Math.min((long) (10000 * SCALE * Math.pow(1.3f, f)), 6000L));
+      allowed.add(Math.min((long) (10000 * SCALE * Math.pow(1.3f, f)), (long) (60000 * SCALE)));
     }
     for (long p : penalties) {
       assertTrue(allowed.contains(p), "penalty " + p + " ms is not 1 s x 1.3^F: " + penalties);
     }
-    assertTrue(penalties.contains(allowed.get(0)), "first failure backs off 1.3 s: " + penalties);
+    assertTrue(penalties.contains(allowed.get(0)), "first failure backs off 1.3 s x SCALE: " + penalties);
   }
 
   /** Every line the run's reduce attempts wrote to stderr. */
