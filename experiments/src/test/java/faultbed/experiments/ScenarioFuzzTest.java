@@ -124,7 +124,8 @@ class ScenarioFuzzTest {
           { "kind": "disk-load", "node": "application-master", "writers": 1, "at": "500ms", "for": "0.5h" },
           { "kind": "blackhole", "node": "running-reducer", "for": "3s", "at": "2min" },
           { "kind": "stop", "node": "holding-map-outputs", "at": "1h" },
-          { "kind": "rst-suppression", "node": "random", "at": "1s", "for": "2s" }
+          { "kind": "rst-suppression", "node": "random", "at": "1s", "for": "2s" },
+          { "kind": "packet-loss", "node": 0, "probability": "2.5%", "at": "1s", "for": "4s" }
         ],
         "runs": 2, "seed": -5, "warmup": 0, "jobLimit": "10m", "speculation": "hadoop3/exponential",
         "expect": { "state": "SUCCEEDED", "speculated": false, "failedMaps": 0,
@@ -558,7 +559,7 @@ class ScenarioFuzzTest {
     return Arbitraries.oneOf(Arbitraries.of("name", "nodes", "backend", "inventory", "network", "timeScale", "type",
         "size", "maps", "reduces", "concurrentJobs", "slowdowns", "kind", "node", "at", "for", "uniform", "strata",
         "event", "count", "faults", "faults+", "runs", "seed", "warmup", "variants", "speculation", "policy",
-        "params", "speculator", "expect", "state", "jobLimit", "pin", "reference", "cpu", "rate", "delay", "spareAm",
+        "params", "speculator", "expect", "state", "jobLimit", "pin", "reference", "cpu", "rate", "delay", "probability", "spareAm",
         "workers", "ssh", "port", "become", "sudo", "address", "clientConfig", "$schema", "", " ", "line\nbreak",
         "\u0000", "é", "a: b", "__proto__"), Arbitraries.strings().all().ofMaxLength(12));
   }

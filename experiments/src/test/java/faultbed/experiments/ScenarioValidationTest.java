@@ -48,7 +48,7 @@ class ScenarioValidationTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       malformed JSON          | { "name": "t", "workload": { "type": "sort" ,, } }                                   | scenario: expected valid JSON, but line 1
-      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, disk-load, cpu-hog, slow-node, freeze], got "explode"
+      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, packet-loss, disk-load, cpu-hog, slow-node, freeze], got "explode"
       negative time           | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["-5s", "30s"] } } ]     | faults[0].at.uniform[0]: expected a non-negative duration
       reversed range          | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["30s", "5s"] } } ]      | faults[0].at.uniform: expected from <= to
       node out of range       | "faults": [ { "kind": "crash", "node": 9, "at": "5s" } ]                             | faults[0].node: expected a node index in 0..3, got 9
@@ -66,6 +66,9 @@ class ScenarioValidationTest {
       empty slow node         | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s" } ]                         | faults[0]: expected at least one of "cpu"
       crash with duration     | "faults": [ { "kind": "crash", "node": 0, "at": "5s", "for": "10s" } ]               | faults[0].for: a crash lasts until the run ends
       latency without delay   | "faults": [ { "kind": "latency", "node": 0, "at": "5s" } ]                           | faults[0].delay: expected a delay
+      loss without probability | "faults": [ { "kind": "packet-loss", "node": 0, "at": "5s" } ]                      | faults[0].probability: expected a probability above 0 and below 1, such as 0.05 or "5%"
+      loss of all packets     | "faults": [ { "kind": "packet-loss", "node": 0, "at": "5s", "probability": 1 } ]     | faults[0].probability: expected a probability above 0 and below 1, such as 0.05 or "5%", got 1
+      loss of 100 percent     | "faults": [ { "kind": "packet-loss", "node": 0, "at": "5s", "probability": "100%" } ] | faults[0].probability: expected a probability above 0 and below 1, such as 0.05 or "5%", got "100%"
       spareAm on an index     | "faults": [ { "kind": "crash", "node": 2, "at": "5s", "spareAm": true } ]            | faults[0].spareAm: applies to "random", "most-maps"
       spareAm on the AM       | "faults": [ { "kind": "crash", "node": "application-master", "at": "5s", "spareAm": true } ] | faults[0].spareAm: applies to "random", "most-maps", "running-reducer" and "holding-map-outputs", not to a node index, "application-master"
       spareReducers on reducers | "faults": [ { "kind": "crash", "node": "running-reducer", "at": "5s", "spareReducers": true } ] | faults[0].spareReducers: applies to "random", "most-maps" and "holding-map-outputs", not to a node index, "running-reducer"
@@ -87,6 +90,8 @@ class ScenarioValidationTest {
       unknown network         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "docker" } } | cluster.network: expected "kernel", "toxiproxy" or {"toxiproxy": "http://127.0.0.1:8474"}, got "docker"
       bad toxiproxy address   | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": { "toxiproxy": "localhost" } } } | cluster.network.toxiproxy: expected an API address like http://127.0.0.1:8474, got "localhost"
       rst on toxiproxy        | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "variants": { "a": { "faults": [ { "kind": "rst-suppression", "node": 1, "at": "5s" } ] } } } | variants.a.faults[0].kind: the toxiproxy backend cannot hide a live port's RSTs
+      loss on toxiproxy       | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "faults": [ { "kind": "packet-loss", "node": 1, "at": "5s", "probability": 0.01 } ] } | faults[0].kind: the toxiproxy backend sees a stream, not packets
+      loss in simulation      | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "sim" }, "faults": [ { "kind": "packet-loss", "node": 1, "at": "5s", "probability": 0.01 } ] } | faults[0].kind: the sim backend has no model of packet-loss faults
       disk limit in Docker    | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "containers" }, "faults": [ { "kind": "slow-node", "node": 0, "at": "0s", "readRate": "10MB/s" } ] } | faults[0].readRate: the containers backend limits a node's CPU only
       inventory, local nodes  | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "inventory": "lab.json" } } | cluster.inventory: an inventory names a cluster faultbed did not start; expected backend "remote" with it, got backend "mini"
       no inventory file       | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "remote", "inventory": "nowhere.json" } } | cluster.inventory: nowhere.json: inventory: file

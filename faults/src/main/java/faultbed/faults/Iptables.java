@@ -51,6 +51,33 @@ public final class Iptables {
     return Installed.all(parts);
   }
 
+  /** Drops each TCP packet to or from these local ports with {@code probability}: TCP retransmits it. */
+  public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
+    List<Installed> parts = new ArrayList<>();
+    for (int p : ports) {
+      for (String direction : List.of("--sport", "--dport")) {
+        List<String> spec = new ArrayList<>(List.of("-o", "lo", "-p", "tcp", direction, Integer.toString(p)));
+        spec.addAll(randomly(probability));
+        spec.addAll(List.of("-j", "DROP"));
+        parts.add(add(runId, spec.toArray(String[]::new)));
+      }
+    }
+    return Installed.all(parts);
+  }
+
+  /**
+   * iptables' statistic match for a share of packets, chosen at random per packet. The kernel keeps
+   * the probability as a 32-bit fraction: nine decimals say it as closely as it can be kept.
+   */
+  public static List<String> randomly(double probability) {
+    if (!(probability > 0 && probability < 1)) {
+      throw new IllegalArgumentException("probability: expected above 0 and below 1, got " + probability);
+    }
+    return List.of("-m", "statistic", "--mode", "random", "--probability",
+        new java.math.BigDecimal(probability).setScale(9, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros()
+            .toPlainString());
+  }
+
   private synchronized void ensureChain() {
     if (created) {
       return;

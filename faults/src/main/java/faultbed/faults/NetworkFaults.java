@@ -28,6 +28,13 @@ public interface NetworkFaults {
   Installed dropRst(String runId, List<Integer> ports);
 
   /**
+   * Each TCP packet to or from these ports dropped with {@code probability}, as a lossy link drops
+   * it: TCP sends it again after its retransmission timeout. Only a packet filter can: a proxy sees
+   * a stream, and what it drops is never sent again.
+   */
+  Installed dropRandomly(String runId, List<Integer> ports, double probability);
+
+  /**
    * The host behind these ports stops answering, as a dead machine does: peers wait for timeouts
    * where a killed process on a live host would have them refused. Installed before a crash.
    */
@@ -66,6 +73,11 @@ public interface NetworkFaults {
       @Override
       public Installed dropRst(String runId, List<Integer> ports) {
         return iptables.dropRst(runId, ports);
+      }
+
+      @Override
+      public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
+        return iptables.dropRandomly(runId, ports, probability);
       }
     };
   }

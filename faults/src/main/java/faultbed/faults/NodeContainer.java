@@ -246,9 +246,19 @@ public final class NodeContainer {
       public Installed dropRst(String runId, List<Integer> ports) {
         List<Installed> parts = new ArrayList<>();
         for (int port : ports) {
-          parts.add(hostRule(runId, List.of("-p", "tcp", "--sport", Integer.toString(port), "--tcp-flags", "RST", "RST")));
+          parts.add(hostRule(runId, "OUTPUT", List.of("-p", "tcp", "--sport", Integer.toString(port), "--tcp-flags", "RST", "RST")));
         }
         return Installed.all(parts);
+      }
+
+      /** The whole link lossy, as a blackhole takes the whole link. */
+      @Override
+      public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
+        List<String> out = new ArrayList<>(List.of("-o", "eth0", "-p", "tcp"));
+        out.addAll(Iptables.randomly(probability));
+        List<String> in = new ArrayList<>(List.of("-i", "eth0", "-p", "tcp"));
+        in.addAll(Iptables.randomly(probability));
+        return Installed.all(List.of(hostRule(runId, "OUTPUT", out), hostRule(runId, "INPUT", in)));
       }
     };
   }
@@ -283,11 +293,11 @@ public final class NodeContainer {
   }
 
   /** A DROP rule for what the node sends that matches {@code match}, from the host (root) in the node's namespace. */
-  private Installed hostRule(String runId, List<String> match) {
+  private Installed hostRule(String runId, String chain, List<String> match) {
     List<String> p = new ArrayList<>(Iptables.problems());
     if (!Capability.isRoot()) {
-      p.add("RST suppression on the containers backend needs root on the host: the node image has no iptables,"
-          + " so the rule is made from the host in the node's namespace");
+      p.add("RST suppression and packet loss on the containers backend need root on the host: the node image has no"
+          + " iptables, so the rule is made from the host in the node's namespace");
     }
     if (!p.isEmpty()) {
       throw new PreconditionFailed(p.get(0));
@@ -295,10 +305,10 @@ public final class NodeContainer {
     Long pid = docker().inspectContainerCmd(id).exec().getState().getPidLong();
     List<String> rule = new ArrayList<>(match);
     rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + runId, "-j", "DROP"));
-    List<String> add = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-A", "OUTPUT"));
+    List<String> add = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-A", chain));
     add.addAll(rule);
     Shell.check(add);
-    List<String> del = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-D", "OUTPUT"));
+    List<String> del = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-D", chain));
     del.addAll(rule);
     return () -> Shell.run(del);
   }

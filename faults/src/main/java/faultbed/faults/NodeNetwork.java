@@ -155,21 +155,35 @@ public final class NodeNetwork implements AutoCloseable {
    * namespace: it goes with the namespace, so nothing on the host is touched or left behind.
    */
   public Installed dropOutgoing(NodeNamespace node, String runId, List<String> spec) {
+    return drop(node, runId, "OUTPUT", spec);
+  }
+
+  /** Drops TCP packets matching {@code spec} in the node's own namespace, in {@code chain} (OUTPUT or INPUT). */
+  private Installed drop(NodeNamespace node, String runId, String chain, List<String> spec) {
     List<String> rule = new ArrayList<>(List.of("-p", "tcp"));
     rule.addAll(spec);
     rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + runId, "-j", "DROP"));
-    List<String> add = new ArrayList<>(List.of("iptables", "-w", "-A", "OUTPUT"));
+    List<String> add = new ArrayList<>(List.of("iptables", "-w", "-A", chain));
     add.addAll(rule);
     Shell.check(inside(node, add));
-    List<String> del = new ArrayList<>(List.of("iptables", "-w", "-D", "OUTPUT"));
+    List<String> del = new ArrayList<>(List.of("iptables", "-w", "-D", chain));
     del.addAll(rule);
     return () -> Shell.run(inside(node, del));
   }
 
+  /** Each TCP packet in or out of the node's link dropped with {@code probability} (a lossy NIC). */
+  public Installed lose(NodeNamespace node, String runId, double probability) {
+    List<String> out = new ArrayList<>(List.of("-o", "eth0"));
+    out.addAll(Iptables.randomly(probability));
+    List<String> in = new ArrayList<>(List.of("-i", "eth0"));
+    in.addAll(Iptables.randomly(probability));
+    return Installed.all(List.of(drop(node, runId, "OUTPUT", out), drop(node, runId, "INPUT", in)));
+  }
+
   /**
-   * Network faults of one node, acting on the node as a machine: a cap or a blackhole takes its
-   * whole link (a slow or dead NIC), a silenced node's link goes down, and RST suppression is a
-   * rule in its own namespace.
+   * Network faults of one node, acting on the node as a machine: a cap, a blackhole or packet loss
+   * takes its whole link (a slow, dead or lossy NIC), a silenced node's link goes down, and RST
+   * suppression is a rule in its own namespace.
    */
   public NetworkFaults faults(NodeNamespace node) {
     return new NetworkFaults() {
@@ -227,6 +241,11 @@ public final class NodeNetwork implements AutoCloseable {
       @Override
       public Installed silence(String runId, List<Integer> ports) {
         return unplug(node);
+      }
+
+      @Override
+      public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
+        return lose(node, runId, probability);
       }
     };
   }

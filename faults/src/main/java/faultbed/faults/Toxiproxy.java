@@ -166,6 +166,12 @@ public final class Toxiproxy implements NetworkFaults, AutoCloseable {
         + " connect itself); use the kernel backend (cluster.network \"kernel\")");
   }
 
+  @Override
+  public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
+    throw new PreconditionFailed("packet-loss: the toxiproxy backend sees a stream, not packets (what a toxic drops"
+        + " TCP never sends again); use the kernel backend (cluster.network \"kernel\")");
+  }
+
   private interface ToxicMaker {
     Toxic make(eu.rekawek.toxiproxy.model.ToxicList toxics, String name, ToxicDirection direction) throws IOException;
   }

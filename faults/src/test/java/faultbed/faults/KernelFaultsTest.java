@@ -91,6 +91,29 @@ class KernelFaultsTest {
     }
   }
 
+  /**
+   * A lost packet is sent again: with 30 % of the port's packets dropped each way, about half the
+   * connects (1 - 0.7^2) wait for TCP's retransmission and still connect. Connects go on until two
+   * were late and two on time; not getting both within 20 would happen by chance less than once in
+   * 10,000 runs (binomial, p = 0.51). After the heal none is late.
+   */
+  @Test
+  void packetLossDelaysConnectsByRetransmissionUntilHealed() throws IOException {
+    try (ServerSocket server = new ServerSocket(0, 64)) {
+      int port = server.getLocalPort();
+      Installed rule = new Iptables(ledger).dropRandomly("run-1", List.of(port), 0.3);
+      // the kernel keeps the probability as a 32-bit fraction: iptables prints 0.29999999981
+      java.util.regex.Matcher kept = java.util.regex.Pattern.compile("--mode random --probability ([0-9.]+)")
+          .matcher(Shell.run(List.of("iptables", "-w", "-S", Iptables.chainOf(ledger.owner()))).out());
+      assertTrue(kept.find() && Math.abs(Double.parseDouble(kept.group(1)) - 0.3) < 1e-6, "a statistic match in faultbed's chain");
+      LossyConnects.Count seen = LossyConnects.both("127.0.0.1", port, 20);
+      assertTrue(seen.showsLoss(), seen + ": late connects waited for a retransmission");
+      rule.heal();
+      rule.heal(); // idempotent
+      assertEquals(0, LossyConnects.late("127.0.0.1", port, 10), "late connects after the heal");
+    }
+  }
+
   private static double throughput(int port, Duration window) throws IOException {
     return Firehose.bytesPerSecond(port, window, Duration.ofMillis(300)); // skip the htb burst at the start
   }

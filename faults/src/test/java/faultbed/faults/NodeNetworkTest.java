@@ -131,6 +131,18 @@ class NodeNetworkTest {
     assertTrue(Math.abs(got - cap) <= 0.2 * cap, "capped node delivered " + got + " B/s for a cap of " + cap);
   }
 
+  /** A lossy node: a share of its link's packets lost both ways, each sent again by TCP (see KernelFaultsTest). */
+  @Test
+  void aLossyNodeDelaysConnectsByRetransmissionUntilHealed() throws Exception {
+    NodeNetwork.NodeNamespace a = net.add(0);
+    serve(a, 7103, "echo");
+    Installed lossy = net.lose(a, "run-1", 0.3);
+    LossyConnects.Count seen = LossyConnects.both(a.address(), 7103, 20);
+    assertTrue(seen.showsLoss(), seen + ": late connects waited for a retransmission");
+    lossy.heal();
+    assertEquals(0, LossyConnects.late(a.address(), 7103, 10), "late connects after the heal");
+  }
+
   /** A server for the namespace side: "echo" returns every byte, "firehose" writes as fast as read. */
   public static final class Server {
     public static void main(String[] args) throws Exception {

@@ -150,6 +150,8 @@ public abstract class Backend {
     SHAPE(Capability.TC),
     /** A node's packets delayed. */
     DELAY(Capability.NETEM),
+    /** A share of a node's packets dropped at random (iptables' statistic match). */
+    LOSE(Capability.IPTABLES),
     /** A node's CPU limited. */
     CPU_LIMIT(Capability.CPU_LIMIT),
     /** A node's disk reads or writes throttled. */

@@ -643,6 +643,11 @@ public final class ScenarioParser {
       }
 
       @Override
+      public java.util.Optional<Double> probability(String field) {
+        return read(field, ScenarioParser::probability);
+      }
+
+      @Override
       public RuntimeException invalid(String field, String expected) {
         return new ScenarioException(field == null ? f : f + "." + field, "expected " + expected);
       }
@@ -673,6 +678,24 @@ public final class ScenarioParser {
       throw new ScenarioException(at, expected + ", got \"" + n.asText() + "\"");
     }
     return r;
+  }
+
+  /** A share written as a percentage: above 0 and below 100, as the schema's pattern says. */
+  private static final Pattern PERCENT = Pattern.compile("^([1-9][0-9]?(?:\\.[0-9]+)?|0?\\.[0-9]*[1-9][0-9]*)%$");
+
+  /** A probability above 0 and below 1: a number (0.05) or a percentage ("5%"). */
+  static double probability(JsonNode n, String at) {
+    String expected = "expected " + faultbed.harness.timeline.PacketLoss.PROBABILITY;
+    if (n != null && n.isNumber() && n.asDouble() > 0 && n.asDouble() < 1) {
+      return n.asDouble();
+    }
+    if (n != null && n.isTextual()) {
+      Matcher m = PERCENT.matcher(n.asText());
+      if (m.matches()) {
+        return Double.parseDouble(m.group(1)) / 100;
+      }
+    }
+    throw new ScenarioException(at, expected + ", got " + n);
   }
 
   private static double cores(JsonNode n, String at) {

@@ -159,6 +159,20 @@ public final class RemoteNodeManager {
     return Installed.all(List.of(out, in));
   }
 
+  /** Drops each packet to or from these ports with {@code probability}: TCP sends it again, later. */
+  public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
+    if (ports.isEmpty()) {
+      return () -> { };
+    }
+    List<String> out = with(List.of("-p", "tcp", "-m", "multiport", "--sports", list(ports)),
+        faultbed.faults.Iptables.randomly(probability));
+    List<String> in = with(List.of("-p", "tcp", "-m", "multiport", "--dports", list(ports)),
+        faultbed.faults.Iptables.randomly(probability));
+    Installed outRule = rule(runId, "OUTPUT", with(out, List.of("-j", "DROP")).toArray(String[]::new));
+    Installed inRule = rule(runId, "INPUT", with(in, List.of("-j", "DROP")).toArray(String[]::new));
+    return Installed.all(List.of(outRule, inRule));
+  }
+
   /** Ports as multiport takes them, at most 15 to a rule: a NodeManager serves five or six. */
   private static String list(List<Integer> ports) {
     if (ports.size() > 15) {

@@ -276,6 +276,11 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
       public Installed dropRst(String id, List<Integer> ports) {
         return nm.dropRst(id, ports);
       }
+
+      @Override
+      public Installed dropRandomly(String id, List<Integer> ports, double probability) {
+        return nm.dropRandomly(id, ports, probability);
+      }
     };
   }
 

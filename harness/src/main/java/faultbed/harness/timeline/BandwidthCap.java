@@ -35,8 +35,8 @@ public record BandwidthCap(Target target, long bytesPerSecond, Duration duration
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.SHAPE);
+  public faultbed.harness.Backend.Mechanism mechanism() {
+    return faultbed.harness.Backend.Mechanism.SHAPE;
   }
 
   @Override

@@ -23,8 +23,8 @@ public record Blackhole(Target target, Duration duration) implements PortFault {
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.SILENCE);
+  public faultbed.harness.Backend.Mechanism mechanism() {
+    return faultbed.harness.Backend.Mechanism.SILENCE;
   }
 
   @Override

@@ -40,7 +40,7 @@ public record FaultKind(String name, List<String> fields, boolean permanent, fau
 
   /** Every kind, in the order the docs list them. */
   public static List<FaultKind> all() {
-    return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND,
+    return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
         DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, Freeze.KIND);
   }
 

@@ -23,6 +23,9 @@ public interface FaultParams {
   /** Cores of CPU, such as 0.25. */
   Optional<Double> cores(String field);
 
+  /** A probability above 0 and below 1, such as 0.05 or "5%". */
+  Optional<Double> probability(String field);
+
   /** A duration such as "50ms". */
   Optional<Duration> duration(String field);
 

@@ -26,8 +26,8 @@ public record Latency(Target target, Duration delay, Duration jitter, Duration d
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.DELAY);
+  public faultbed.harness.Backend.Mechanism mechanism() {
+    return faultbed.harness.Backend.Mechanism.DELAY;
   }
 
   @Override

@@ -19,6 +19,27 @@ public interface PortFault extends Fault {
     return Map.of();
   }
 
+  /** How the kernel makes it on a node: what the node backend maps to what it needs of the host. */
+  faultbed.harness.Backend.Mechanism mechanism();
+
+  /** Why a Toxiproxy proxy cannot make it, where it cannot; empty where a toxic does. */
+  default java.util.Optional<String> notByProxy() {
+    return java.util.Optional.empty();
+  }
+
+  /** Toxiproxy needs nothing of the kernel; otherwise the node backend says what the mechanism needs. */
+  @Override
+  default java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
+    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(mechanism());
+  }
+
+  @Override
+  default java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
+    var kind = Fault.super.unsupported(cluster);
+    return kind.isPresent() || !cluster.network().isToxiproxy() ? kind
+        : notByProxy().map(why -> new Unsupported("kind", why + "; use cluster.network \"kernel\" for this fault"));
+  }
+
   @Override
   default boolean needsLiveNode() {
     return false;

@@ -27,16 +27,13 @@ public record RstSuppression(Target target, Duration duration) implements PortFa
 
   /** A proxy answers every connect itself. */
   @Override
-  public java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    var kind = PortFault.super.unsupported(cluster);
-    return kind.isPresent() || !cluster.network().isToxiproxy() ? kind : java.util.Optional.of(new Unsupported("kind",
-        "the toxiproxy backend cannot hide a live port's RSTs (a proxy answers every connect itself); use cluster.network \"kernel\""
-        + " for this fault"));
+  public java.util.Optional<String> notByProxy() {
+    return java.util.Optional.of("the toxiproxy backend cannot hide a live port's RSTs (a proxy answers every connect itself)");
   }
 
   @Override
-  public java.util.Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(faultbed.harness.Backend.Mechanism.DROP_RST);
+  public faultbed.harness.Backend.Mechanism mechanism() {
+    return faultbed.harness.Backend.Mechanism.DROP_RST;
   }
 
   @Override
