@@ -1,5 +1,6 @@
 package faultbed.harness.containers;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -54,13 +55,19 @@ class ContainerClusterTest {
     }
   }
 
+  /** Frozen, and the shuffle from another node through its lossy link (rules from the host in its namespace). */
   @Test
   void aFrozenNodeIsPausedByDockerAndCarriesOn(ContainerCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(MAPS_DONE)
-        .inject(new Freeze(Target.holdingMapOutputs().sparingApplicationMaster(), Duration.ofSeconds(5)))));
+        .inject(new Freeze(Target.holdingMapOutputs().sparingApplicationMaster(), Duration.ofSeconds(5)))
+        .then(faultbed.harness.timeline.Trigger.on(MAPS_DONE))
+        .inject(new faultbed.harness.timeline.PacketLoss(Target.node(0), 0.05, Duration.ofSeconds(10)))));
     RunRecord.FaultEvent freeze = r.faults().get(0);
     assertTrue(Integer.parseInt(freeze.detail().get("processesFrozen")) >= 1, freeze.detail().toString());
     assertTrue(r.job().succeeded(), r.job().toString());
+    RunRecord.FaultEvent loss = r.faults().get(1);
+    assertTrue(loss.injectedMs() != null && loss.healedMs() != null, loss + " " + r.notes());
+    assertEquals("container", loss.detail().get("network"), loss.detail().toString());
     var state = DockerEngine.client().inspectContainerCmd(cluster.nodes().get(freeze.node()).container().id())
         .exec().getState();
     assertFalse(state.getPaused(), "unpaused when the freeze ends");
