@@ -54,15 +54,39 @@ public final class NodeNetwork implements AutoCloseable {
     }
     long space = 36L * 36 * 36 * 36 * 36 * 36; // six base-36 digits: interface names stay within 15 characters
     String tag = Long.toString(space + Math.floorMod((long) ledger.owner().hashCode(), space), 36).substring(1);
-    NodeNetwork net = new NodeNetwork(ledger, tag, freeSubnet());
-    net.link(net.bridge, List.of("ip", "link", "add", net.bridge, "type", "bridge"));
-    Shell.check(List.of("ip", "addr", "add", net.subnet + ".1/24", "dev", net.bridge));
+    NodeNetwork net = claimFreeSubnet(subnet -> {
+      NodeNetwork n = new NodeNetwork(ledger, tag, subnet);
+      n.link(n.bridge, List.of("ip", "link", "add", n.bridge, "type", "bridge"));
+      Shell.check(List.of("ip", "addr", "add", n.subnet + ".1/24", "dev", n.bridge));
+      return n;
+    });
     Shell.check(List.of("ip", "link", "set", net.bridge, "up"));
     return net;
   }
 
+  private static final Object SUBNETS = new Object();
+
+  /**
+   * Picks the first free 198.18.0.0/15 /24 and has {@code claim} put an address of it on an interface,
+   * holding a lock every faultbed process of this machine takes for the same (a file lock in the
+   * ledgers' folder): two harnesses starting at once would otherwise both find one subnet free and
+   * both take it, and their nodes' addresses would clash.
+   */
+  public static <T> T claimFreeSubnet(java.util.function.Function<String, T> claim) {
+    java.nio.file.Path lock = Ledger.dir().resolveSibling("subnets.lock");
+    synchronized (SUBNETS) { // a JVM holds a file lock once: threads of one wait here
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lock,
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+          java.nio.channels.FileLock held = ch.lock()) {
+        return claim.apply(freeSubnet());
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("cannot lock " + lock + " to choose a subnet", e);
+      }
+    }
+  }
+
   /** The first 198.18.0.0/15 /24 no interface of this machine has an address in. */
-  public static String freeSubnet() {
+  private static String freeSubnet() {
     String addrs = Shell.check(List.of("ip", "-4", "-o", "addr", "show"));
     for (int i = 0; i < 512; i++) {
       String s = (i < 256 ? "198.18." : "198.19.") + (i % 256);

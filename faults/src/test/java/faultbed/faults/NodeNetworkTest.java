@@ -131,6 +131,32 @@ class NodeNetworkTest {
     assertTrue(Math.abs(got - cap) <= 0.2 * cap, "capped node delivered " + got + " B/s for a cap of " + cap);
   }
 
+  /** Two harnesses' networks made at once: each on a subnet of its own, never the same one twice. */
+  @Test
+  void networksMadeAtOnceTakeSubnetsOfTheirOwn() throws Exception {
+    Ledger first = Ledger.open();
+    Ledger second = Ledger.open();
+    var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+    try {
+      var a = pool.submit(() -> NodeNetwork.create(first));
+      var b = pool.submit(() -> NodeNetwork.create(second));
+      NodeNetwork na = a.get();
+      NodeNetwork nb = b.get();
+      try {
+        assertNotEquals(na.hostAddress(), nb.hostAddress());
+        assertNotEquals(net.hostAddress(), na.hostAddress());
+        assertNotEquals(net.hostAddress(), nb.hostAddress());
+      } finally {
+        na.close();
+        nb.close();
+      }
+    } finally {
+      pool.shutdownNow();
+      first.close();
+      second.close();
+    }
+  }
+
   /** A lossy node: a share of its link's packets lost both ways, each sent again by TCP (see KernelFaultsTest). */
   @Test
   void aLossyNodeDelaysConnectsByRetransmissionUntilHealed() throws Exception {

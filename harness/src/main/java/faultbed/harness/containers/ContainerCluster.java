@@ -50,17 +50,21 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
 
   /** The harness's own Docker network on a free /24 of 198.18.0.0/15, in the ledger before it exists. */
   private static ContainerCluster assemble(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
-    String subnet = NodeNetwork.freeSubnet();
-    String gateway = subnet + ".1";
     String name = "faultbed-" + ledger.owner();
     ledger.record(DockerEngine.network(name));
-    Network network = Network.builder().driver("bridge").createNetworkCmdModifier(cmd -> cmd.withName(name)
-        .withLabels(Map.of(DockerEngine.OWNER_LABEL, ledger.owner()))
-        .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
-            new com.github.dockerjava.api.model.Network.Ipam.Config().withSubnet(subnet + ".0/24").withGateway(gateway))))
-        .build();
-    network.getId();
-    return new ContainerCluster(spec, ledger, workDir, network, gateway);
+    // the engine puts the gateway's address on its bridge as it creates the network
+    String[] gateway = new String[1];
+    Network network = NodeNetwork.claimFreeSubnet(subnet -> {
+      gateway[0] = subnet + ".1";
+      Network n = Network.builder().driver("bridge").createNetworkCmdModifier(cmd -> cmd.withName(name)
+          .withLabels(Map.of(DockerEngine.OWNER_LABEL, ledger.owner()))
+          .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
+              new com.github.dockerjava.api.model.Network.Ipam.Config().withSubnet(subnet + ".0/24").withGateway(gateway[0]))))
+          .build();
+      n.getId();
+      return n;
+    });
+    return new ContainerCluster(spec, ledger, workDir, network, gateway[0]);
   }
 
   /**
