@@ -53,18 +53,21 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
     String name = "faultbed-" + ledger.owner();
     ledger.record(DockerEngine.network(name));
     // the engine puts the gateway's address on its bridge as it creates the network
-    String[] gateway = new String[1];
-    Network network = NodeNetwork.claimFreeSubnet(subnet -> {
-      gateway[0] = subnet + ".1";
+    OwnNetwork own = NodeNetwork.claimFreeSubnet(subnet -> {
+      String gateway = subnet + ".1";
       Network n = Network.builder().driver("bridge").createNetworkCmdModifier(cmd -> cmd.withName(name)
           .withLabels(Map.of(DockerEngine.OWNER_LABEL, ledger.owner()))
           .withIpam(new com.github.dockerjava.api.model.Network.Ipam().withConfig(
-              new com.github.dockerjava.api.model.Network.Ipam.Config().withSubnet(subnet + ".0/24").withGateway(gateway[0]))))
+              new com.github.dockerjava.api.model.Network.Ipam.Config().withSubnet(subnet + ".0/24").withGateway(gateway))))
           .build();
       n.getId();
-      return n;
+      return new OwnNetwork(n, gateway);
     });
-    return new ContainerCluster(spec, ledger, workDir, network, gateway[0]);
+    return new ContainerCluster(spec, ledger, workDir, own.network(), own.gateway());
+  }
+
+  /** The harness's Docker network and the host's address on it. */
+  private record OwnNetwork(Network network, String gateway) {
   }
 
   /**
