@@ -30,7 +30,8 @@ public final class Ledger implements AutoCloseable {
     register(new CgroupHealer());
     register(new DirectoryHealer());
     register(new WebAppTempHealer());
-    register(new Iptables.ChainHealer());
+    register(new Iptables.RuleHealer());
+    register(new Undo());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());
     register(new NodeNetwork.NamespaceHealer());
@@ -43,27 +44,55 @@ public final class Ledger implements AutoCloseable {
   }
 
   private final String owner;
-  private final Path file;
+  private final Commands on;
+  private final Store store;
   private final Map<String, LedgerEntry> entries = new LinkedHashMap<>();
-  private final Thread hook;
+  private final Thread hook; // null: a ledger kept elsewhere, healed by whoever holds it
   private boolean closed;
+
+  /**
+   * Where a ledger keeps its entries: a file of this machine that a shutdown hook and the next
+   * start read, or a file on the remote host the entries are about.
+   */
+  public interface Store {
+    /** Keeps {@code added} (now among {@code all}) before the thing it names is made. */
+    void added(LedgerEntry added, List<LedgerEntry> all);
+
+    /** Keeps {@code all}, what is left after an entry was healed. */
+    void healed(List<LedgerEntry> all);
+
+    /** The ledger is done: every entry healed. */
+    void delete();
+  }
 
   /** The on-disk form of one ledger. */
   record Page(String owner, long pid, String pidStart, List<LedgerEntry> entries) {}
 
-  private Ledger(String owner) {
+  private Ledger(String owner, Commands on, Store store, List<LedgerEntry> existing, boolean healOnExit) {
     this.owner = owner;
-    this.file = dir().resolve(owner + ".json");
-    this.hook = new Thread(this::healQuietly, "faultbed-ledger-heal");
-    Runtime.getRuntime().addShutdownHook(hook);
-    save();
+    this.on = on;
+    this.store = store;
+    existing.forEach(e -> entries.put(e.kind() + ":" + e.id(), e));
+    this.hook = healOnExit ? new Thread(this::healQuietly, "faultbed-ledger-heal") : null;
+    if (hook != null) {
+      Runtime.getRuntime().addShutdownHook(hook);
+      store.healed(List.of());
+    }
   }
 
   /** Opens a ledger for this JVM; its owner name tags every cgroup and rule it installs. */
   public static Ledger open() {
     long pid = ProcessHandle.current().pid();
     String owner = "h" + pid + "-" + Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
-    return new Ledger(owner);
+    return new Ledger(owner, Commands.local(), new PageFile(dir().resolve(owner + ".json"), owner), List.of(), true);
+  }
+
+  /**
+   * A ledger of {@code owner}'s whose things are made by {@code on} and whose entries {@code store}
+   * keeps, holding {@code existing} already (read back from the store); healed by whoever holds it.
+   */
+  public static Ledger kept(String owner, Commands on, Store store, List<LedgerEntry> existing) {
+    return new Ledger(owner, on, store, existing, false);
   }
 
   public static void register(Healer healer) {
@@ -89,9 +118,16 @@ public final class Ledger implements AutoCloseable {
     return owner;
   }
 
+  /** Where this ledger's things are: where its healers run their commands. */
+  public Commands commands() {
+    return on;
+  }
+
   public synchronized void record(LedgerEntry entry) {
     entries.put(entry.kind() + ":" + entry.id(), entry);
-    save();
+    if (!closed) {
+      store.added(entry, List.copyOf(entries.values()));
+    }
   }
 
   public synchronized List<LedgerEntry> entries() {
@@ -100,9 +136,9 @@ public final class Ledger implements AutoCloseable {
 
   /** Heals one entry now and forgets it. */
   public synchronized String heal(LedgerEntry entry) {
-    String what = healer(entry).heal(entry);
+    String what = healer(entry).heal(entry, on);
     entries.remove(entry.kind() + ":" + entry.id());
-    save();
+    saveHealed();
     return what;
   }
 
@@ -114,7 +150,7 @@ public final class Ledger implements AutoCloseable {
     RuntimeException first = null;
     for (LedgerEntry e : list) {
       try {
-        String what = healer(e).heal(e);
+        String what = healer(e).heal(e, on);
         if (what != null) {
           done.add(what);
         }
@@ -123,7 +159,7 @@ public final class Ledger implements AutoCloseable {
         first = first == null ? ex : first;
       }
     }
-    save();
+    saveHealed();
     if (first != null) {
       throw first;
     }
@@ -135,15 +171,15 @@ public final class Ledger implements AutoCloseable {
     if (closed) {
       return;
     }
-    healAll();
+    healAll(); // throws, leaving the store, when something could not be healed: the next start tries again
     closed = true;
-    try {
-      Files.deleteIfExists(file);
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (IllegalStateException shuttingDown) {
-      // called from the hook itself
+    store.delete();
+    if (hook != null) {
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // called from the hook itself
+      }
     }
   }
 
@@ -155,14 +191,33 @@ public final class Ledger implements AutoCloseable {
     }
   }
 
-  private synchronized void save() {
-    if (closed) {
-      return;
+  private void saveHealed() {
+    if (!closed) {
+      store.healed(List.copyOf(entries.values()));
     }
-    ProcessHandle self = ProcessHandle.current();
-    Page page = new Page(owner, self.pid(), startOf(self).map(Instant::toString).orElse(""),
-        List.copyOf(entries.values()));
-    writeAtomically(file, page);
+  }
+
+  /** This process's ledger file: rewritten whole at each change, with the process's pid and start time. */
+  private record PageFile(Path file, String owner) implements Store {
+    @Override
+    public void added(LedgerEntry added, List<LedgerEntry> all) {
+      healed(all);
+    }
+
+    @Override
+    public void healed(List<LedgerEntry> all) {
+      ProcessHandle self = ProcessHandle.current();
+      writeAtomically(file, new Page(owner, self.pid(), startOf(self).map(Instant::toString).orElse(""), all));
+    }
+
+    @Override
+    public void delete() {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
   }
 
   /**
@@ -218,7 +273,7 @@ public final class Ledger implements AutoCloseable {
           continue;
         }
         Runnable healIt = () -> {
-          String what = healer(e).heal(e);
+          String what = healer(e).heal(e, Commands.local());
           if (what != null) {
             lines.add(what + " (left by dead process " + p.pid() + ")");
           }
@@ -255,7 +310,7 @@ public final class Ledger implements AutoCloseable {
           continue;
         }
         if (heal) {
-          String what = h.heal(e);
+          String what = h.heal(e, Commands.local());
           if (what != null) {
             lines.add(what.replaceFirst("^removed ", "removed unclaimed "));
           }

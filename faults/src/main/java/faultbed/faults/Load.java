@@ -17,6 +17,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Load {
   private static final AtomicInteger SEQ = new AtomicInteger();
+  /** One CPU spinner, an awk program: the seed's loops "modifying values in 800 KB arrays". */
+  public static final String SPINNER = "BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }";
+
+  /**
+   * One pass of a dd writer, as a shell line: a file of {@code fileBytes} written in
+   * {@code blockBytes} writes to {@code file} (a shell word, quoted as the caller needs), synced or
+   * direct, then removed.
+   */
+  public static String ddPass(String file, long blockBytes, long fileBytes, boolean direct) {
+    return "dd if=/dev/zero of=" + file + " bs=" + blockBytes + " count=" + (fileBytes / blockBytes)
+        + (direct ? " oflag=direct" : " conv=fsync") + " 2>/dev/null; rm -f " + file;
+  }
 
   private Load() {}
 
@@ -36,9 +48,8 @@ public final class Load {
       Path file = dirs.get(i % dirs.size()).resolve("faultbed-dd-" + runId + "-" + group.path().hashCode() + "-" + i);
       files.add(file);
       ledger.record(DirectoryHealer.entry(file, runId));
-      String dd = "dd if=/dev/zero of='" + file + "' bs=" + blockBytes + " count=" + (fileBytes / blockBytes)
-          + (direct ? " oflag=direct" : " conv=fsync") + " 2>/dev/null; rm -f '" + file + "'";
-      start(group, List.of("sh", "-c", "while :; do " + dd + "; done"));
+      start(group, List.of("sh", "-c", "while :; do " + ddPass("'" + file + "'", blockBytes, fileBytes, direct)
+          + "; done"));
     }
     awaitMembers(group, count);
     Installed deleteFiles = () -> files.forEach(Load::delete);
@@ -57,7 +68,7 @@ public final class Load {
     Cgroup group = node.child("hog-" + SEQ.incrementAndGet()).create();
     group.weighCpuAs(count);
     for (int i = 0; i < count; i++) {
-      start(group, List.of("awk", "BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }"));
+      start(group, List.of("awk", SPINNER));
     }
     awaitMembers(group, count);
     return group::destroy;

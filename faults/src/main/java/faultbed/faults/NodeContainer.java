@@ -73,6 +73,38 @@ public final class NodeContainer {
 
   /** Runs {@code command} inside as root and returns what it printed; fails with its output otherwise. */
   public String exec(List<String> command) {
+    return commands().check(command);
+  }
+
+  /**
+   * Commands run inside the container as root ({@code docker exec}); a container that is gone or
+   * stopped runs nothing, which is said as a failed command.
+   */
+  public Commands commands() {
+    return new Commands() {
+      @Override
+      public Result inspect(List<String> argv) {
+        return act(argv);
+      }
+
+      @Override
+      public Result act(List<String> argv) {
+        try {
+          return run(argv);
+        } catch (com.github.dockerjava.api.exception.NotFoundException
+            | com.github.dockerjava.api.exception.ConflictException gone) {
+          return new Result(-1, "", NodeContainer.this + " runs nothing: " + gone.getMessage());
+        }
+      }
+
+      @Override
+      public String where() {
+        return NodeContainer.this.toString();
+      }
+    };
+  }
+
+  private Commands.Result run(List<String> command) {
     String exec = docker().execCreateCmd(id).withUser("root").withCmd(command.toArray(String[]::new))
         .withAttachStdout(true).withAttachStderr(true).exec().getId();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -92,12 +124,7 @@ public final class NodeContainer {
       throw new java.io.UncheckedIOException(e);
     }
     Long code = docker().inspectExecCmd(exec).exec().getExitCodeLong();
-    String text = out.toString(StandardCharsets.UTF_8).strip();
-    if (code == null || code != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed in container " + name + " (" + code
-          + "): " + text);
-    }
-    return text;
+    return new Commands.Result(code == null ? -1 : code.intValue(), out.toString(StandardCharsets.UTF_8).strip(), "");
   }
 
   /**
@@ -205,31 +232,13 @@ public final class NodeContainer {
 
       @Override
       public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {
-        if (bytesPerSecond <= 0) {
-          throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
-        }
-        exec(List.of("tc", "qdisc", "replace", "dev", "eth0", "root", "tbf", "rate", (bytesPerSecond * 8) + "bit",
-            "burst", Long.toString(Math.max(16 * 1024, bytesPerSecond / 50)), "latency", "200ms"));
-        return clearQdisc();
+        return TrafficControl.wholeLink(commands(), "eth0", TcShape.tbf(bytesPerSecond));
       }
 
       @Override
       public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
-        List<String> p = TrafficControl.latencyProblems();
-        if (!p.isEmpty()) {
-          throw new PreconditionFailed(p.get(0));
-        }
-        List<String> netem = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0", "root", "netem", "delay",
-            delay.toMillis() + "ms"));
-        if (!jitter.isZero()) {
-          netem.add(jitter.toMillis() + "ms");
-        }
-        exec(netem);
-        return clearQdisc();
-      }
-
-      private Installed clearQdisc() {
-        return () -> quietly(List.of("tc", "qdisc", "del", "dev", "eth0", "root"));
+        TrafficControl.requireNetem();
+        return TrafficControl.wholeLink(commands(), "eth0", TcShape.netem(delay, jitter));
       }
 
       @Override
@@ -244,21 +253,18 @@ public final class NodeContainer {
 
       @Override
       public Installed dropRst(String runId, List<Integer> ports) {
-        List<Installed> parts = new ArrayList<>();
-        for (int port : ports) {
-          parts.add(hostRule(runId, "OUTPUT", List.of("-p", "tcp", "--sport", Integer.toString(port), "--tcp-flags", "RST", "RST")));
-        }
-        return Installed.all(parts);
+        return hostRules().dropRst(runId, ports);
       }
 
       /** The whole link lossy, as a blackhole takes the whole link. */
       @Override
       public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
-        List<String> out = new ArrayList<>(List.of("-o", "eth0", "-p", "tcp"));
+        List<String> out = new ArrayList<>(List.of("-o", "eth0"));
         out.addAll(Iptables.randomly(probability));
-        List<String> in = new ArrayList<>(List.of("-i", "eth0", "-p", "tcp"));
+        List<String> in = new ArrayList<>(List.of("-i", "eth0"));
         in.addAll(Iptables.randomly(probability));
-        return Installed.all(List.of(hostRule(runId, "OUTPUT", out), hostRule(runId, "INPUT", in)));
+        Iptables rules = hostRules();
+        return Installed.all(List.of(rules.drop(runId, "OUTPUT", out), rules.drop(runId, "INPUT", in)));
       }
     };
   }
@@ -289,11 +295,14 @@ public final class NodeContainer {
    */
   public Installed cutHarness() {
     exec(List.of("ip", "route", "replace", "blackhole", gateway + "/32"));
-    return () -> quietly(List.of("ip", "route", "del", "blackhole", gateway + "/32"));
+    return () -> commands().act(List.of("ip", "route", "del", "blackhole", gateway + "/32")); // gone stays gone
   }
 
-  /** A DROP rule for what the node sends that matches {@code match}, from the host (root) in the node's namespace. */
-  private Installed hostRule(String runId, String chain, List<String> match) {
+  /**
+   * Packet filter rules in the node's namespace, made from the host (root) with nsenter: the node
+   * image has no iptables. They go with the container.
+   */
+  private Iptables hostRules() {
     List<String> p = new ArrayList<>(Iptables.problems());
     if (!Capability.isRoot()) {
       p.add("RST suppression and packet loss on the containers backend need root on the host: the node image has no"
@@ -303,22 +312,8 @@ public final class NodeContainer {
       throw new PreconditionFailed(p.get(0));
     }
     Long pid = docker().inspectContainerCmd(id).exec().getState().getPidLong();
-    List<String> rule = new ArrayList<>(match);
-    rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + runId, "-j", "DROP"));
-    List<String> add = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-A", chain));
-    add.addAll(rule);
-    Shell.check(add);
-    List<String> del = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables", "-w", "-D", chain));
-    del.addAll(rule);
-    return () -> Shell.run(del);
-  }
-
-  private void quietly(List<String> command) {
-    try {
-      exec(command);
-    } catch (RuntimeException gone) {
-      // the container is gone or the thing already undone: nothing to heal
-    }
+    return Iptables.namespace(Commands.local().within(this + "'s namespace",
+        List.of("nsenter", "-t", Long.toString(pid), "-n")), name);
   }
 
   @Override

@@ -157,21 +157,24 @@ public final class NodeNetwork implements AutoCloseable {
 
   /** Traffic to and from the node limited to {@code bytesPerSecond} each way (tbf on both ends of its link). */
   public Installed cap(NodeNamespace node, long bytesPerSecond) {
-    if (bytesPerSecond <= 0) {
-      throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
+    return bothEnds(node, TcShape.tbf(bytesPerSecond));
+  }
+
+  /** {@code qdisc} as the root of both ends of the node's link: what reaches the node and what leaves it. */
+  private Installed bothEnds(NodeNamespace node, List<String> qdisc) {
+    Installed toNode = TrafficControl.wholeLink(Commands.local(), node.hostLink(), qdisc);
+    try {
+      return Installed.all(List.of(toNode, TrafficControl.wholeLink(namespace(node), "eth0", qdisc)));
+    } catch (RuntimeException e) {
+      toNode.heal();
+      throw e;
     }
-    List<String> tbf = List.of("root", "tbf", "rate", (bytesPerSecond * 8) + "bit",
-        "burst", Long.toString(Math.max(16 * 1024, bytesPerSecond / 50)), "latency", "200ms");
-    List<String> toNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", node.hostLink()));
-    toNode.addAll(tbf);
-    Shell.check(toNode);
-    List<String> fromNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0"));
-    fromNode.addAll(tbf);
-    Shell.check(inside(node, fromNode));
-    return () -> {
-      Shell.run(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
-      Shell.run(inside(node, List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
-    };
+  }
+
+  /** Commands run in the node's own network namespace. */
+  private static Commands namespace(NodeNamespace node) {
+    return Commands.local().within("node " + node.index() + "'s namespace " + node.name(),
+        List.of("ip", "netns", "exec", node.name()));
   }
 
   /**
@@ -179,20 +182,7 @@ public final class NodeNetwork implements AutoCloseable {
    * namespace: it goes with the namespace, so nothing on the host is touched or left behind.
    */
   public Installed dropOutgoing(NodeNamespace node, String runId, List<String> spec) {
-    return drop(node, runId, "OUTPUT", spec);
-  }
-
-  /** Drops TCP packets matching {@code spec} in the node's own namespace, in {@code chain} (OUTPUT or INPUT). */
-  private Installed drop(NodeNamespace node, String runId, String chain, List<String> spec) {
-    List<String> rule = new ArrayList<>(List.of("-p", "tcp"));
-    rule.addAll(spec);
-    rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + runId, "-j", "DROP"));
-    List<String> add = new ArrayList<>(List.of("iptables", "-w", "-A", chain));
-    add.addAll(rule);
-    Shell.check(inside(node, add));
-    List<String> del = new ArrayList<>(List.of("iptables", "-w", "-D", chain));
-    del.addAll(rule);
-    return () -> Shell.run(inside(node, del));
+    return rules(node).drop(runId, "OUTPUT", spec);
   }
 
   /** Each TCP packet in or out of the node's link dropped with {@code probability} (a lossy NIC). */
@@ -201,7 +191,13 @@ public final class NodeNetwork implements AutoCloseable {
     out.addAll(Iptables.randomly(probability));
     List<String> in = new ArrayList<>(List.of("-i", "eth0"));
     in.addAll(Iptables.randomly(probability));
-    return Installed.all(List.of(drop(node, runId, "OUTPUT", out), drop(node, runId, "INPUT", in)));
+    Iptables rules = rules(node);
+    return Installed.all(List.of(rules.drop(runId, "OUTPUT", out), rules.drop(runId, "INPUT", in)));
+  }
+
+  /** Packet filter rules in the node's own namespace. */
+  private Iptables rules(NodeNamespace node) {
+    return Iptables.namespace(namespace(node), ledger.owner());
   }
 
   /**
@@ -228,24 +224,8 @@ public final class NodeNetwork implements AutoCloseable {
 
       @Override
       public Installed delay(String runId, List<Integer> ports, java.time.Duration delay, java.time.Duration jitter) {
-        List<String> p = TrafficControl.latencyProblems();
-        if (!p.isEmpty()) {
-          throw new PreconditionFailed(p.get(0));
-        }
-        List<String> netem = new ArrayList<>(List.of("netem", "delay", delay.toMillis() + "ms"));
-        if (!jitter.isZero()) {
-          netem.add(jitter.toMillis() + "ms");
-        }
-        List<String> toNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", node.hostLink(), "root"));
-        toNode.addAll(netem);
-        Shell.check(toNode);
-        List<String> fromNode = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", "eth0", "root"));
-        fromNode.addAll(netem);
-        Shell.check(inside(node, fromNode));
-        return () -> {
-          Shell.run(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
-          Shell.run(inside(node, List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
-        };
+        TrafficControl.requireNetem();
+        return bothEnds(node, TcShape.netem(delay, jitter));
       }
 
       @Override
@@ -255,11 +235,7 @@ public final class NodeNetwork implements AutoCloseable {
 
       @Override
       public Installed dropRst(String runId, List<Integer> ports) {
-        List<Installed> parts = new ArrayList<>();
-        for (int port : ports) {
-          parts.add(dropOutgoing(node, runId, List.of("--sport", Integer.toString(port), "--tcp-flags", "RST", "RST")));
-        }
-        return Installed.all(parts);
+        return rules(node).dropRst(runId, ports);
       }
 
       @Override

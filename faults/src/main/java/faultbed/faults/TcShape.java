@@ -36,6 +36,15 @@ public record TcShape(String dev, int id, List<String> classSpec, List<String> l
     return List.of("htb", "rate", rate, "ceil", rate);
   }
 
+  /** A tbf qdisc capping a whole link at {@code bytesPerSecond}, with a burst of 1/50 s (16 KiB at least). */
+  public static List<String> tbf(long bytesPerSecond) {
+    if (bytesPerSecond <= 0) {
+      throw new IllegalArgumentException("rate: expected a positive rate, got " + bytesPerSecond);
+    }
+    return List.of("tbf", "rate", (bytesPerSecond * 8) + "bit", "burst",
+        Long.toString(Math.max(16 * 1024, bytesPerSecond / 50)), "latency", "200ms");
+  }
+
   /** An htb class that passes everything (for a netem leaf below it, and the root's default). */
   public static List<String> pass() {
     return List.of("htb", "rate", "100gbit", "quantum", "200000");

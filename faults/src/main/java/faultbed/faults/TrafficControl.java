@@ -1,25 +1,51 @@
 package faultbed.faults;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Traffic shaping on loopback with tc: an htb root qdisc (handle {@code fb:}) whose default class
- * passes everything at 100 Gbit/s, and one class per fault that u32 filters on the node's ports
- * send traffic into: capped by htb for bandwidth, or through netem for latency. Each fault's
- * filters share one priority, so they are removed together.
+ * Traffic shaping with tc on one interface of a host (this machine's loopback, or a remote
+ * worker's own interface): an htb root qdisc (handle {@code fb:}) whose default class passes
+ * everything, and one class per fault ({@link TcShape}) into which u32 filters send a node's
+ * ports' packets, capped by htb or delayed by netem. The root takes the place of a kernel default
+ * only (noqueue, pfifo_fast, fq_codel, fq, mq); deleting it brings that default back.
  */
 public final class TrafficControl {
   static final String KIND = "tc-root";
-  static final String DEV = "lo";
+  /** Root qdiscs the kernel puts on an interface by itself: replacing one loses nothing of the user's. */
+  private static final Set<String> DEFAULTS = Set.of("noqueue", "pfifo_fast", "fq_codel", "fq", "mq", "pfifo");
 
   private final Ledger ledger;
-  private boolean rootInstalled;
+  private final Commands on;
+  private final Supplier<String> device;
+  private final List<String> directions;
+  private String dev;
   private int nextClass = 2;
 
-  public TrafficControl(Ledger ledger) {
+  private TrafficControl(Ledger ledger, Supplier<String> device, List<String> directions) {
     this.ledger = ledger;
+    this.on = ledger.commands();
+    this.device = device;
+    this.directions = directions;
+  }
+
+  /** On this machine's loopback a packet's both ends are the node's: its ports match as source and destination. */
+  public static TrafficControl loopback(Ledger ledger) {
+    return new TrafficControl(ledger, () -> "lo", List.of("sport", "dport"));
+  }
+
+  /**
+   * On a host's interface ({@code device}, found when the first fault needs it), which shapes what
+   * leaves it: a fault acts on what the node's ports send (the map output it serves, its answers).
+   */
+  public static TrafficControl sending(Ledger ledger, Supplier<String> device) {
+    return new TrafficControl(ledger, device, List.of("sport"));
   }
 
   public static List<String> problems() {
@@ -48,74 +74,112 @@ public final class TrafficControl {
     }
   }
 
-  /** Caps traffic from and to these ports at {@code bytesPerSecond} in each direction. */
-  public synchronized Installed cap(List<Integer> ports, long bytesPerSecond) {
-    return shape(ports, TcShape.cap(bytesPerSecond), null);
-  }
-
-  /** Delays each packet from and to these ports by {@code delay} (+- {@code jitter}). */
-  public synchronized Installed delay(List<Integer> ports, Duration delay, Duration jitter) {
+  /** Refused with one line on a kernel without netem. */
+  static void requireNetem() {
     List<String> p = latencyProblems();
     if (!p.isEmpty()) {
       throw new PreconditionFailed(p.get(0));
     }
+  }
+
+  /**
+   * {@code qdisc} (a {@link TcShape#tbf} cap or a {@link TcShape#netem} delay) as the root of a
+   * node's own interface, taking everything it sends: a slow or laggy NIC rather than slow ports.
+   * The interface is the node's (a veth end, a container's eth0), so nothing of the host's is
+   * replaced; deleting it brings the default back.
+   */
+  public static Installed wholeLink(Commands on, String dev, List<String> qdisc) {
+    List<String> add = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", dev, "root"));
+    add.addAll(qdisc);
+    on.check(add);
+    return () -> on.act(List.of("tc", "qdisc", "del", "dev", dev, "root")); // idempotent: gone stays gone
+  }
+
+  /** Caps what these ports send (and, on loopback, receive) at {@code bytesPerSecond}. */
+  public synchronized Installed cap(List<Integer> ports, long bytesPerSecond) {
+    return shape(ports, TcShape.cap(bytesPerSecond), null);
+  }
+
+  /** Delays each packet these ports send (and, on loopback, receive) by {@code delay} (+- {@code jitter}). */
+  public synchronized Installed delay(List<Integer> ports, Duration delay, Duration jitter) {
+    if (on == Commands.local()) {
+      requireNetem();
+    }
     return shape(ports, TcShape.pass(), TcShape.netem(delay, jitter));
   }
 
-  /** On loopback a packet's both ends are the node's: match its ports as source and destination. */
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
     ensureRoot();
-    TcShape s = new TcShape(DEV, nextClass++, classSpec, leaf, ports, List.of("sport", "dport"));
-    Shell.check(s.addClass());
+    TcShape s = new TcShape(dev, nextClass++, classSpec, leaf, ports, directions);
+    on.check(s.addClass());
     if (s.addLeaf() != null) {
-      Shell.check(s.addLeaf());
+      Commands.Result r = on.act(s.addLeaf());
+      if (!r.ok()) {
+        on.act(List.of("tc", "class", "del", "dev", dev, "classid", s.classId()));
+        throw new PreconditionFailed(on.where() + ": tc could not add netem (" + r.said() + "); its kernel may lack"
+            + " netem (CONFIG_NET_SCH_NETEM)");
+      }
     }
-    s.addFilters().forEach(Shell::check);
-    return () -> s.removal().forEach(Shell::run);
+    s.addFilters().forEach(on::check);
+    return () -> s.removal().forEach(on::act); // idempotent: what is gone already stays gone
   }
 
+  /** faultbed's htb root in place of the kernel's default, in the ledger first. */
   private void ensureRoot() {
-    if (rootInstalled) {
+    if (dev != null) {
       return;
     }
-    String current = Shell.check(List.of("tc", "qdisc", "show", "dev", DEV));
+    String d = device.get();
+    String current = on.inspect(List.of("tc", "qdisc", "show", "dev", d, "root")).out().strip();
+    String[] words = current.split("\\s+");
+    String kind = words.length > 1 ? words[1] : "";
     if (current.contains(TcShape.ROOT_SHOWN)) {
-      throw new PreconditionFailed("another faultbed process shapes traffic on lo now; run one at a time"
-          + " ('faultbed doctor' lists leftovers of dead ones)");
+      throw new PreconditionFailed(on.where() + ": another faultbed harness shapes traffic on " + d + " now; run one"
+          + " at a time ('faultbed doctor' lists leftovers of dead ones)");
     }
-    if (!current.isBlank() && !current.startsWith("qdisc noqueue")) {
-      throw new PreconditionFailed("lo already has a root qdisc faultbed did not make (" + current.lines().findFirst()
-          .orElse("") + "); faultbed will not replace it");
+    if (!current.isEmpty() && !DEFAULTS.contains(kind)) {
+      throw new PreconditionFailed(on.where() + ": " + d + " already has a root qdisc faultbed did not make ("
+          + current.lines().findFirst().orElse("") + "); faultbed will not replace it");
     }
-    ledger.record(new LedgerEntry(KIND, DEV, "cluster", Map.of()));
-    TcShape.root(DEV, false).forEach(Shell::check);
-    rootInstalled = true;
+    ledger.record(new LedgerEntry(KIND, d, "cluster", Map.of()));
+    TcShape.root(d, true).forEach(on::check);
+    dev = d;
   }
 
-  /** Removes faultbed's root qdisc on lo, and with it every class and filter below it. */
-  static final class RootHealer implements Healer {
+  /** Removes faultbed's root qdisc on a device, and with it every class and filter below it. */
+  static final class RootHealer implements Healer.Anywhere {
+    private static final Pattern OURS = Pattern.compile("^qdisc " + Pattern.quote(TcShape.ROOT_SHOWN.replace(" root", ""))
+        + " dev (\\S+) root", Pattern.MULTILINE);
+
     @Override
     public String kind() {
       return KIND;
     }
 
     @Override
-    public String heal(LedgerEntry entry) {
-      if (!Shell.exists("tc") || !ours()) {
+    public String heal(LedgerEntry entry, Commands on) {
+      if (on == Commands.local() && !Shell.exists("tc")) {
         return null;
       }
-      Shell.check(List.of("tc", "qdisc", "del", "dev", DEV, "root"));
-      return "removed tc root qdisc fb: on " + DEV;
+      if (!on.inspect(List.of("tc", "qdisc", "show", "dev", entry.id(), "root")).out().contains(TcShape.ROOT_SHOWN)) {
+        return null;
+      }
+      on.check(List.of("tc", "qdisc", "del", "dev", entry.id(), "root"));
+      return "removed tc root qdisc " + TcShape.ROOT + " on " + entry.id();
     }
 
+    /** faultbed's root qdisc on any device of this machine. */
     @Override
     public List<Found> findAll() {
-      return Shell.exists("tc") && ours()
-          ? List.of(new Found(new LedgerEntry(KIND, DEV, "unknown", Map.of()), null)) : List.of();
-    }
-
-    private static boolean ours() {
-      return Shell.run(List.of("tc", "qdisc", "show", "dev", DEV)).out().contains(TcShape.ROOT_SHOWN);
+      if (!Shell.exists("tc")) {
+        return List.of();
+      }
+      List<Found> found = new ArrayList<>();
+      Matcher m = OURS.matcher(Shell.run(List.of("tc", "qdisc", "show")).out());
+      while (m.find()) {
+        found.add(new Found(new LedgerEntry(KIND, m.group(1), "unknown", Map.of()), null));
+      }
+      return found;
     }
   }
 }

@@ -45,7 +45,7 @@ class KernelFaultsTest {
   void heal() {
     if (ledger != null) {
       ledger.close();
-      assertFalse(Shell.run(List.of("iptables", "-S")).out().contains("FB-" + ledger.owner()));
+      assertFalse(Shell.run(List.of("iptables", "-S")).out().contains("faultbed " + ledger.owner()));
       assertFalse(Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out().contains("fb:"));
     }
   }
@@ -72,7 +72,7 @@ class KernelFaultsTest {
   void rstSuppressionTurnsRefusedIntoATimeout() throws IOException {
     int port = closedPort();
     assertEquals("refused", connect(port));
-    Installed rule = new Iptables(ledger).dropRst("run-1", List.of(port));
+    Installed rule = Iptables.loopback(ledger).dropRst("run-1", List.of(port));
     assertEquals("timeout", connect(port));
     rule.heal();
     rule.heal(); // idempotent
@@ -84,7 +84,7 @@ class KernelFaultsTest {
     try (ServerSocket server = new ServerSocket(0)) {
       int port = server.getLocalPort();
       assertEquals("connected", connect(port));
-      Installed rule = new Iptables(ledger).dropAll("run-1", List.of(port));
+      Installed rule = Iptables.loopback(ledger).dropAll("run-1", List.of(port));
       assertEquals("timeout", connect(port));
       rule.heal();
       assertEquals("connected", connect(port));
@@ -101,17 +101,42 @@ class KernelFaultsTest {
   void packetLossDelaysConnectsByRetransmissionUntilHealed() throws IOException {
     try (ServerSocket server = new ServerSocket(0, 64)) {
       int port = server.getLocalPort();
-      Installed rule = new Iptables(ledger).dropRandomly("run-1", List.of(port), 0.3);
+      Installed rule = Iptables.loopback(ledger).dropRandomly("run-1", List.of(port), 0.3);
       // the kernel keeps the probability as a 32-bit fraction: iptables prints 0.29999999981
       java.util.regex.Matcher kept = java.util.regex.Pattern.compile("--mode random --probability ([0-9.]+)")
-          .matcher(Shell.run(List.of("iptables", "-w", "-S", Iptables.chainOf(ledger.owner()))).out());
-      assertTrue(kept.find() && Math.abs(Double.parseDouble(kept.group(1)) - 0.3) < 1e-6, "a statistic match in faultbed's chain");
+          .matcher(Shell.run(List.of("iptables", "-w", "-S")).out());
+      assertTrue(kept.find() && Math.abs(Double.parseDouble(kept.group(1)) - 0.3) < 1e-6, "a statistic match in faultbed's rule");
       LossyConnects.Count seen = LossyConnects.both("127.0.0.1", port, 20);
       assertTrue(seen.showsLoss(), seen + ": late connects waited for a retransmission");
       rule.heal();
       rule.heal(); // idempotent
       assertEquals(0, LossyConnects.late("127.0.0.1", port, 10), "late connects after the heal");
     }
+  }
+
+  /**
+   * A rule whose harness died with its ledger lost is still found by its comment and removed, as
+   * iptables prints it back (multiport, the statistic match); a live harness's rule is left alone.
+   */
+  @Test
+  void aRuleNoLedgerClaimsIsFoundByItsCommentAndHealedWhileALiveOnesStays() throws IOException {
+    int port = closedPort();
+    String lost = "h1-lostledger";
+    Iptables.namespace(Commands.local(), lost).dropRandomly("run-9", List.of(port, port + 1), 0.25);
+    Installed live = Iptables.loopback(ledger).dropRst("run-1", List.of(port));
+    try {
+      assertTrue(Ledger.orphans().stream().anyMatch(l -> l.startsWith(Iptables.KIND) && l.contains(lost)),
+          "the lost harness's rules are listed: " + Ledger.orphans());
+      List<String> healed = Ledger.healOrphans();
+      assertEquals(2, healed.stream().filter(l -> l.contains("faultbed " + lost)).count(), healed.toString());
+      String rules = Shell.run(List.of("iptables", "-w", "-S")).out();
+      assertFalse(rules.contains(lost), rules);
+      assertTrue(rules.contains("faultbed " + ledger.owner() + " run-1"), "the live harness's rule stays: " + rules);
+      assertEquals("timeout", connect(port));
+    } finally {
+      live.heal();
+    }
+    assertEquals("refused", connect(port));
   }
 
   private static double throughput(int port, Duration window) throws IOException {
@@ -122,7 +147,7 @@ class KernelFaultsTest {
   void bandwidthCapHoldsWithinTwentyPercentAndSparesOtherPorts() throws Exception {
     try (ServerSocket capped = Firehose.start(); ServerSocket free = Firehose.start()) {
       long cap = 1_000_000;
-      Installed shaping = new TrafficControl(ledger).cap(List.of(capped.getLocalPort()), cap);
+      Installed shaping = TrafficControl.loopback(ledger).cap(List.of(capped.getLocalPort()), cap);
       double got = throughput(capped.getLocalPort(), Duration.ofSeconds(3));
       double other = throughput(free.getLocalPort(), Duration.ofSeconds(1));
       assertTrue(Math.abs(got - cap) <= 0.2 * cap, "capped port delivered " + got + " B/s for a cap of " + cap);
@@ -137,14 +162,14 @@ class KernelFaultsTest {
     List<String> problems = TrafficControl.latencyProblems();
     if (!problems.isEmpty()) {
       PreconditionFailed e = assertThrows(PreconditionFailed.class,
-          () -> new TrafficControl(ledger).delay(List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO));
+          () -> TrafficControl.loopback(ledger).delay(List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO));
       assertTrue(e.getMessage().contains("netem"), e.getMessage());
       assumeTrue(false, "kernel has no netem: " + problems.get(0));
     }
     try (ServerSocket server = new ServerSocket(0)) {
       int port = server.getLocalPort();
       long before = connectMillis(port);
-      Installed delay = new TrafficControl(ledger).delay(List.of(port), Duration.ofMillis(100), Duration.ZERO);
+      Installed delay = TrafficControl.loopback(ledger).delay(List.of(port), Duration.ofMillis(100), Duration.ZERO);
       long with = connectMillis(port);
       delay.heal();
       // a connect is one round trip: SYN to the port and SYN-ACK from it, each delayed once

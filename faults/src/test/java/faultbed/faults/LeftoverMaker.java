@@ -17,10 +17,10 @@ public final class LeftoverMaker {
     Ledger ledger = Ledger.open();
     Cgroup node = Cgroup.of(ledger.owner() + "/node-0").create();
     ledger.record(LedgerEntry.cgroup(Cgroup.of(ledger.owner()), "probe"));
-    Iptables iptables = new Iptables(ledger);
+    Iptables iptables = Iptables.loopback(ledger);
     iptables.dropRst("probe", List.of(port));
     iptables.dropAll("probe", List.of(other));
-    new TrafficControl(ledger).cap(List.of(port), 1_000_000);
+    TrafficControl.loopback(ledger).cap(List.of(port), 1_000_000);
     NodeLimits.apply(node, 0.5, null, 64L << 20, List.of(dir));
     Load.diskWriters(ledger, "probe", node, List.of(dir), 2, 1 << 20, 64L << 20, true);
     Load.cpuSpinners(node, 1);

@@ -35,7 +35,7 @@ class LoopbackThroughputBenchmark {
     try (ServerSocket server = Firehose.start(); ServerSocket other = new ServerSocket(0); Ledger ledger = Ledger.open()) {
       for (int i = 0; i < repeats; i++) {
         direct[i] = mbPerSecond(server.getLocalPort(), 2000);
-        Installed cap = new TrafficControl(ledger).cap(List.of(other.getLocalPort()), 1 << 20);
+        Installed cap = TrafficControl.loopback(ledger).cap(List.of(other.getLocalPort()), 1 << 20);
         idle[i] = mbPerSecond(server.getLocalPort(), 2000);
         cap.heal();
         new TrafficControl.RootHealer().heal(new LedgerEntry(TrafficControl.KIND, "lo", "bench", java.util.Map.of()));

@@ -88,7 +88,7 @@ class SigkillLeftoversTest {
       String line = out.readLine();
       assertTrue(line != null && line.startsWith("READY "), "maker said: " + line);
       owner = line.substring(6).trim();
-      assertTrue(iptables().contains("FB-" + owner), "rules in place");
+      assertTrue(iptables().contains("faultbed " + owner), "rules in place");
       assertTrue(qdiscs().contains("fb:"), "qdisc in place");
       assertTrue(processesOf(owner).size() >= 5, "dd, spinner, frozen and namespaced processes running");
       assertTrue(namespacesAndLinksOf(owner).size() >= 3, "namespace, veth and bridge in place");
@@ -100,7 +100,7 @@ class SigkillLeftoversTest {
 
     List<String> healed = Ledger.healOrphans();
 
-    assertFalse(iptables().contains("FB-"), "no faultbed chain or jump left:\n" + iptables());
+    assertFalse(iptables().contains("faultbed " + owner), "no faultbed rule left:\n" + iptables());
     assertFalse(qdiscs().contains("fb:"), "no faultbed qdisc or class left:\n" + qdiscs());
     assertEquals(List.of(), processesOf(owner), "no dd, spinner, frozen or namespaced process left");
     assertEquals(List.of(), namespacesAndLinksOf(owner), "no namespace, veth or bridge left");

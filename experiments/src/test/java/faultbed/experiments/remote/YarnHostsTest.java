@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import faultbed.experiments.cli.FaultbedCli;
 import faultbed.experiments.scenario.InventoryParser;
 import faultbed.faults.remote.RemoteHost;
-import faultbed.faults.remote.RemoteLedger;
+import faultbed.faults.remote.HostLedgers;
 import faultbed.faults.remote.RemoteNodeManager;
 import faultbed.harness.Inventory;
 import faultbed.results.RecordStore;
@@ -78,7 +78,7 @@ class YarnHostsTest {
     assertEquals(addresses, Set.copyOf(cluster.runningNodeManagers()), "each registered from its own address");
     for (YarnHosts.Host w : cluster.workers()) {
       try (RemoteHost host = connect(w)) {
-        RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "test-probe"), "test-probe");
+        RemoteNodeManager nm = new RemoteNodeManager(host, HostLedgers.open(host, "test-probe"));
         long pid = nm.pid(); // exactly one on the host, or refused
         assertTrue(nm.tree().get(0) == pid);
         assertTrue(nm.ports().contains(8041), w.name() + ": the container manager's port among " + nm.ports());
@@ -98,24 +98,24 @@ class YarnHostsTest {
     YarnHosts.Host w1 = cluster.workers().get(0);
     String dead = "h1-deadharness";
     try (RemoteHost dry = RemoteHost.dryRun(inventory.worker(w1.name()).orElseThrow(), SSH)) {
-      RemoteNodeManager planned = new RemoteNodeManager(dry, new RemoteLedger(dry, dead), dead);
+      RemoteNodeManager planned = new RemoteNodeManager(dry, HostLedgers.open(dry, dead));
       planned.dropAll("run-000", planned.ports());
       assertFalse(dry.planned().isEmpty());
       assertTrue(dry.planned().stream().anyMatch(c -> c.startsWith("iptables -w -I OUTPUT 1")), dry.planned().toString());
     }
     try (RemoteHost host = connect(w1)) {
       assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead), "the dry run made no rule");
-      RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, dead), dead);
+      RemoteNodeManager nm = new RemoteNodeManager(host, HostLedgers.open(host, dead));
       nm.dropRst("run-001", nm.ports());
       nm.freeze("run-001");
       assertTrue(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead));
       assertEquals("T", state(host, nm.pid()), "the NodeManager is stopped");
       // the harness "dies" here: nothing healed; the next one heals every ledger but its own
-      List<String> healed = RemoteLedger.healOrphans(host, Set.of("h2-liveharness"));
+      List<String> healed = HostLedgers.healOrphans(host, Set.of("h2-liveharness"));
       assertFalse(healed.isEmpty());
       assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead), "rules left: " + healed);
       assertFalse(state(host, nm.pid()).startsWith("T"), "still stopped after healing: " + healed);
-      assertEquals(List.of(), RemoteLedger.healOrphans(host, Set.of()), "nothing left to heal");
+      assertEquals(List.of(), HostLedgers.healOrphans(host, Set.of()), "nothing left to heal");
     }
   }
 
@@ -202,7 +202,7 @@ class YarnHostsTest {
         assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed"), w.name() + ": rules left");
         assertEquals("", host.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/h*.ledger 2>/dev/null || true"))
             .out().strip(), w.name() + ": a harness ledger not healed");
-        RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "check"), "check");
+        RemoteNodeManager nm = new RemoteNodeManager(host, HostLedgers.open(host, "check"));
         assertFalse(state(host, nm.pid()).startsWith("T"), w.name() + ": the NodeManager is left stopped");
         assertFalse(host.probeAsRoot(List.of("tc", "qdisc", "show", "dev", "eth0")).out().contains("htb fb:"),
             w.name() + ": a qdisc left");
@@ -218,7 +218,7 @@ class YarnHostsTest {
     List<String> out = new java.util.ArrayList<>();
     for (YarnHosts.Host w : cluster.workers()) {
       try (RemoteHost host = connect(w)) {
-        RemoteNodeManager nm = new RemoteNodeManager(host, new RemoteLedger(host, "check"), "check");
+        RemoteNodeManager nm = new RemoteNodeManager(host, HostLedgers.open(host, "check"));
         out.add(w.name() + " " + nm.tree() + " " + state(host, nm.pid()) + " "
             + host.probeAsRoot(List.of("iptables", "-w", "-S")).out()
             + host.probe(List.of("sh", "-c", "ls ~/.faultbed/remote-ledger 2>/dev/null || true")).out());
@@ -302,7 +302,7 @@ class YarnHostsTest {
     }
     YarnHosts.Host w1 = cluster.workers().get(0);
     try (RemoteHost host = connect(w1)) {
-      assertTrue(new RemoteNodeManager(host, new RemoteLedger(host, "c"), "c").processes().stream()
+      assertTrue(new RemoteNodeManager(host, HostLedgers.open(host, "c")).processes().stream()
           .noneMatch(p -> p.args().contains("nodemanager.NodeManager")), "the crashed NodeManager stays down");
     }
     Inventory parsed = InventoryParser.parse(inv);

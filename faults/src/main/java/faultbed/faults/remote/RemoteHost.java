@@ -1,5 +1,6 @@
 package faultbed.faults.remote;
 
+import faultbed.faults.Commands;
 import faultbed.faults.PreconditionFailed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,18 +30,11 @@ import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
  * The host key must already be in the target's known-hosts file: an unknown or changed key is
  * refused, as OpenSSH's strict checking does.
  */
-public final class RemoteHost implements AutoCloseable {
+public final class RemoteHost implements Commands, AutoCloseable {
   /** Channels open at once on one host's connection: under OpenSSH's default MaxSessions of 10. */
   static final int CHANNELS = 8;
 
   private final java.util.concurrent.Semaphore channels = new java.util.concurrent.Semaphore(CHANNELS, true);
-  /** What a command did: its exit code and what it printed on each stream. */
-  public record Result(int code, String out, String err) {
-    public boolean ok() {
-      return code == 0;
-    }
-  }
-
   private final SshTarget target;
   private final SshClient client;
   private final ClientSession session;
@@ -117,10 +111,34 @@ public final class RemoteHost implements AutoCloseable {
     return exec(asRoot(argv));
   }
 
+  @Override
+  public Result inspect(List<String> argv) {
+    return probeAsRoot(argv);
+  }
+
+  @Override
+  public String where() {
+    return "host " + target;
+  }
+
+  /** The interface the host's address {@code address} is on (ip's one-line listing, as the login). */
+  public String deviceOf(String address) {
+    Result r = probe(List.of("ip", "-o", "-4", "addr", "show"));
+    for (String line : r.out().split("\n")) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length > 3 && f[2].equals("inet") && f[3].startsWith(address + "/")) {
+        return f[1].replaceFirst("@.*$", "");
+      }
+    }
+    throw new PreconditionFailed(where() + ": no interface has the worker's address " + address
+        + " (ip -o -4 addr show)");
+  }
+
   /**
    * Runs a command that changes the host, as root; in a dry run writes it down and reports success
    * with no output. A program the host's sudo rule does not allow is refused before anything runs.
    */
+  @Override
   public Result act(List<String> argv) {
     List<String> command = asRoot(argv);
     if (planned != null) {
@@ -143,11 +161,12 @@ public final class RemoteHost implements AutoCloseable {
   }
 
   /** {@link #act} that fails, with what the command printed, unless it exits 0. */
+  @Override
   public String check(List<String> argv) {
     Result r = act(argv);
     if (!r.ok()) {
       throw new IllegalStateException("host " + target.name() + ": " + quote(argv) + " failed (" + r.code() + "): "
-          + (r.err().isBlank() ? r.out() : r.err()).strip());
+          + r.said());
     }
     return r.out();
   }

@@ -1,7 +1,11 @@
 package faultbed.faults.remote;
 
 import faultbed.faults.Installed;
+import faultbed.faults.Iptables;
+import faultbed.faults.Ledger;
+import faultbed.faults.Load;
 import faultbed.faults.PreconditionFailed;
+import faultbed.faults.Undo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,8 +19,9 @@ import java.util.regex.Pattern;
  * The NodeManager on one remote host, and the faults faultbed makes there. It is found among the
  * host's processes by Hadoop's NodeManager main class; only it and its descendants (the process
  * trees of its containers) are ever signalled. Whatever outlasts the call that made it (a frozen
- * tree, an iptables rule) is written to the host's ledger first, with a check and the command that
- * undoes it.
+ * tree, an iptables rule) is written to the harness's ledger on the host first ({@link HostLedgers}),
+ * with a check and the command that undoes it; packet filter rules are faultbed's {@link Iptables}
+ * run on the host.
  */
 public final class RemoteNodeManager {
   /** Hadoop's NodeManager, as its scripts and every distribution start it. */
@@ -28,17 +33,25 @@ public final class RemoteNodeManager {
   public record Proc(long pid, long ppid, String args) {}
 
   private final RemoteHost host;
-  private final RemoteLedger ledger;
+  private final Ledger ledger;
   private final String owner;
+  private final Iptables rules;
 
-  public RemoteNodeManager(RemoteHost host, RemoteLedger ledger, String owner) {
+  /** The NodeManager on {@code host}, whose faults go to {@code ledger} (the harness's ledger on that host). */
+  public RemoteNodeManager(RemoteHost host, Ledger ledger) {
     this.host = host;
     this.ledger = ledger;
-    this.owner = owner;
+    this.owner = ledger.owner();
+    this.rules = Iptables.host(ledger);
   }
 
   public RemoteHost host() {
     return host;
+  }
+
+  /** The harness's ledger on this host. */
+  public Ledger ledger() {
+    return ledger;
   }
 
   /** Every process of the host: pid, parent, command line. */
@@ -127,7 +140,8 @@ public final class RemoteNodeManager {
     List<Long> tree = tree();
     for (long pid : tree) {
       String p = Long.toString(pid);
-      ledger.record("process " + p + " stopped (" + runId + ")", List.of("kill", "-0", p), List.of("kill", "-CONT", p));
+      ledger.record(Undo.entry("process " + p + " stopped (" + runId + ")", runId, List.of("kill", "-0", p), null,
+          List.of("kill", "-CONT", p)));
     }
     List<String> stop = new ArrayList<>(List.of("kill", "-STOP"));
     tree.forEach(p -> stop.add(Long.toString(p)));
@@ -145,40 +159,17 @@ public final class RemoteNodeManager {
    * (its ledger line, the rule), not two per port: each command costs a round of SSH messages.
    */
   public Installed dropRst(String runId, List<Integer> ports) {
-    return ports.isEmpty() ? () -> { } : rule(runId, "OUTPUT", "-p", "tcp", "-m", "multiport", "--sports", list(ports),
-        "--tcp-flags", "RST", "RST", "-j", "DROP");
+    return rules.dropRst(runId, ports);
   }
 
   /** Drops every packet to or from these ports: nothing gets through, not even a refusal. */
   public Installed dropAll(String runId, List<Integer> ports) {
-    if (ports.isEmpty()) {
-      return () -> { };
-    }
-    Installed out = rule(runId, "OUTPUT", "-p", "tcp", "-m", "multiport", "--sports", list(ports), "-j", "DROP");
-    Installed in = rule(runId, "INPUT", "-p", "tcp", "-m", "multiport", "--dports", list(ports), "-j", "DROP");
-    return Installed.all(List.of(out, in));
+    return rules.dropAll(runId, ports);
   }
 
   /** Drops each packet to or from these ports with {@code probability}: TCP sends it again, later. */
   public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
-    if (ports.isEmpty()) {
-      return () -> { };
-    }
-    List<String> out = with(List.of("-p", "tcp", "-m", "multiport", "--sports", list(ports)),
-        faultbed.faults.Iptables.randomly(probability));
-    List<String> in = with(List.of("-p", "tcp", "-m", "multiport", "--dports", list(ports)),
-        faultbed.faults.Iptables.randomly(probability));
-    Installed outRule = rule(runId, "OUTPUT", with(out, List.of("-j", "DROP")).toArray(String[]::new));
-    Installed inRule = rule(runId, "INPUT", with(in, List.of("-j", "DROP")).toArray(String[]::new));
-    return Installed.all(List.of(outRule, inRule));
-  }
-
-  /** Ports as multiport takes them, at most 15 to a rule: a NodeManager serves five or six. */
-  private static String list(List<Integer> ports) {
-    if (ports.size() > 15) {
-      throw new IllegalArgumentException("at most 15 ports to a rule, got " + ports.size() + ": " + ports);
-    }
-    return ports.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+    return rules.dropRandomly(runId, ports, probability);
   }
 
   /**
@@ -186,7 +177,7 @@ public final class RemoteNodeManager {
    * the NodeManager's heartbeats stop reaching it, and nothing else changes.
    */
   public Installed cutTo(String runId, String address, int port) {
-    return rule(runId, "OUTPUT", "-p", "tcp", "-d", address, "--dport", Integer.toString(port), "-j", "DROP");
+    return rules.drop(runId, "OUTPUT", List.of("-d", address, "--dport", Integer.toString(port)));
   }
 
   /**
@@ -222,8 +213,8 @@ public final class RemoteNodeManager {
    */
   private void down(String how, String runId, List<String> restart) {
     if (restart != null) {
-      ledger.record("NodeManager " + how + " (" + runId + "), started again unless one ran", null,
-          detached("pgrep -f " + MAIN_PATTERN + " > /dev/null || ", restart));
+      ledger.record(Undo.entry("NodeManager " + how + " (" + runId + "), started again unless one ran", runId, null, null,
+          detached("pgrep -f " + MAIN_PATTERN + " > /dev/null || ", restart)));
     }
   }
 
@@ -238,10 +229,10 @@ public final class RemoteNodeManager {
     }
     String tag = tag(runId, "cpu");
     List<String> kill = List.of("pkill", "-KILL", "-f", pattern(tag));
-    ledger.record(count + " CPU spinners (" + runId + ")", List.of("pgrep", "-f", pattern(tag)), kill);
+    ledger.record(Undo.entry(count + " CPU spinners (" + runId + ")", runId, List.of("pgrep", "-f", pattern(tag)), null,
+        kill));
     host.check(List.of("setsid", "-f", "sh", "-c", "i=0; while [ $i -lt " + count + " ]; do awk -v \"faultbed=$0\""
-        + " 'BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }' > /dev/null 2>&1 < /dev/null &"
-        + " i=$((i+1)); done", tag));
+        + " '" + Load.SPINNER + "' > /dev/null 2>&1 < /dev/null & i=$((i+1)); done", tag));
     return () -> host.act(kill);
   }
 
@@ -259,10 +250,10 @@ public final class RemoteNodeManager {
     List<String> removeFiles = List.of("find", dir, "-maxdepth", "1", "-name", prefix + "-*", "-delete");
     List<String> kill = List.of("pkill", "-KILL", "-f", pattern(tag));
     // the files' entry first, so that healing (newest first) stops the writers before removing them
-    ledger.record("dd files " + dir + "/" + prefix + "-* (" + runId + ")", null, removeFiles);
-    ledger.record(count + " dd writers (" + runId + ")", List.of("pgrep", "-f", pattern(tag)), kill);
-    String dd = "dd if=/dev/zero of=\"$0-$i\" bs=" + blockBytes + " count=" + (fileBytes / blockBytes)
-        + (direct ? " oflag=direct" : " conv=fsync") + "; rm -f \"$0-$i\"";
+    ledger.record(Undo.entry("dd files " + dir + "/" + prefix + "-* (" + runId + ")", runId, null, null, removeFiles));
+    ledger.record(Undo.entry(count + " dd writers (" + runId + ")", runId, List.of("pgrep", "-f", pattern(tag)), null,
+        kill));
+    String dd = Load.ddPass("\"$0-$i\"", blockBytes, fileBytes, direct);
     host.check(List.of("setsid", "-f", "sh", "-c", "i=0; while [ $i -lt " + count + " ]; do"
         + " (while :; do " + dd + "; done) > /dev/null 2>&1 < /dev/null & i=$((i+1)); done", dir + "/" + prefix));
     return () -> {
@@ -281,26 +272,6 @@ public final class RemoteNodeManager {
     return "[f]aultbed" + "(=|-dd-)" + tag.replace(".", "[.]");
   }
 
-  /** The comment every rule faultbed adds on a host carries: which harness, which run. */
-  String comment(String runId) {
-    return "faultbed " + owner + " " + runId;
-  }
-
-  private Installed rule(String runId, String chain, String... spec) {
-    List<String> rule = new ArrayList<>(List.of(spec));
-    rule.addAll(List.of("-m", "comment", "--comment", comment(runId)));
-    List<String> add = with(List.of("iptables", "-w", "-I", chain, "1"), rule);
-    List<String> check = with(List.of("iptables", "-w", "-C", chain), rule);
-    List<String> delete = with(List.of("iptables", "-w", "-D", chain), rule);
-    ledger.record("iptables rule in " + chain + " (" + String.join(" ", spec) + ")", check, delete);
-    host.check(add);
-    return () -> {
-      if (host.probeAsRoot(check).ok()) {
-        host.check(delete);
-      }
-    };
-  }
-
   /** A probe the fault cannot do without: refused with one line naming the host when it failed. */
   private RemoteHost.Result needed(RemoteHost.Result r, String program) {
     if (!r.ok()) {
@@ -310,9 +281,4 @@ public final class RemoteNodeManager {
     return r;
   }
 
-  private static List<String> with(List<String> head, List<String> tail) {
-    List<String> out = new ArrayList<>(head);
-    out.addAll(tail);
-    return out;
-  }
 }

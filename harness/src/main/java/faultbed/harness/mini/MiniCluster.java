@@ -54,8 +54,8 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     } else {
       this.proxies = null;
       this.frontsId = null;
-      this.network = faultbed.faults.NetworkFaults.kernel(new faultbed.faults.Iptables(ledger),
-          new faultbed.faults.TrafficControl(ledger));
+      this.network = faultbed.faults.NetworkFaults.kernel(faultbed.faults.Iptables.loopback(ledger),
+          faultbed.faults.TrafficControl.loopback(ledger));
     }
     this.instanceGroup = Cgroup.of(ledger.owner()).create();
     ledger.record(LedgerEntry.cgroup(instanceGroup, "cluster"));

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import faultbed.faults.Ledger;
 import faultbed.faults.PreconditionFailed;
 import faultbed.faults.remote.RemoteHost;
-import faultbed.faults.remote.RemoteLedger;
+import faultbed.faults.remote.HostLedgers;
 import faultbed.faults.remote.RemoteNodeManager;
-import faultbed.faults.remote.RemoteTrafficControl;
+import faultbed.faults.TrafficControl;
 import faultbed.faults.remote.SshTarget;
 import faultbed.faults.remote.YarnApplications;
 import faultbed.harness.AbstractCluster;
@@ -102,7 +102,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       for (SshTarget target : inventory.workers()) {
         RemoteHost host = dryRun ? RemoteHost.dryRun(target, SSH_TIMEOUT) : RemoteHost.connect(target, SSH_TIMEOUT);
         hosts.add(host);
-        for (String healed : RemoteLedger.healOrphans(host, live)) {
+        for (String healed : HostLedgers.healOrphans(host, live)) {
           log.accept("healed leftover on " + target.name() + ": " + healed);
         }
       }
@@ -111,8 +111,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       for (int index = 0; index < hosts.size(); index++) {
         RemoteHost host = hosts.get(index);
         SshTarget target = host.target();
-        RemoteLedger own = new RemoteLedger(host, ledger.owner());
-        RemoteNodeManager nm = new RemoteNodeManager(host, own, ledger.owner());
+        Ledger own = HostLedgers.open(host, ledger.owner());
+        RemoteNodeManager nm = new RemoteNodeManager(host, own);
         nm.pid(); // one NodeManager runs there, or one line says what was found
         JsonNode node = nodeOf(target, nodes);
         Configuration nmConf = rm.daemonConfiguration(web(node));
@@ -124,7 +124,9 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
         }
         String id = node.path("id").asText();
         String host0 = NodeId.fromString(id).getHost();
-        workers.add(new RemoteWorker(index, nm, new RemoteTrafficControl(host, own, ipOf(host0)), id, web(node), host0,
+        String address = ipOf(host0);
+        workers.add(new RemoteWorker(index, nm, TrafficControl.sending(own, () -> host.deviceOf(address)), id, web(node),
+            host0,
             nmConf.getInt("mapreduce.shuffle.port", 13562),
             List.of(nmConf.getTrimmedStrings(YarnConfiguration.NM_LOCAL_DIRS)), List.of(logDirs), mirror,
             trackerHost, tracker.getPort(), inventory.nodeManagerStart().get(target.name()),
@@ -451,7 +453,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
     try {
       for (RemoteWorker w : workers) {
         w.resumeHeartbeats();
-        new RemoteLedger(w.host(), ledger.owner()).healAll();
+        w.nodeManager().ledger().close();
       }
     } finally {
       hosts.forEach(RemoteHost::close);

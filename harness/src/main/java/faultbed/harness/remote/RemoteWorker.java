@@ -30,7 +30,7 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
   private final List<String> remoteLogDirs;
   private final List<Path> mirror;
   private final String tracker;
-  private final faultbed.faults.remote.RemoteTrafficControl shaping;
+  private final faultbed.faults.TrafficControl shaping;
   /** The inventory's command that starts the NodeManager again; null if it gives none. */
   private final List<String> restart;
   private final int trackerPort;
@@ -45,7 +45,7 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
    * @param address the worker's address as the cluster names it (map output URLs, attempts' hosts)
    * @param tracker host and port the RM's resource tracker listens on: the NodeManager's heartbeats go there
    */
-  RemoteWorker(int index, RemoteNodeManager nm, faultbed.faults.remote.RemoteTrafficControl shaping, String nodeId, String webAddress, String address, int shufflePort,
+  RemoteWorker(int index, RemoteNodeManager nm, faultbed.faults.TrafficControl shaping, String nodeId, String webAddress, String address, int shufflePort,
       List<String> localDirs, List<String> remoteLogDirs, List<Path> mirror, String tracker, int trackerPort,
       List<String> restart, Supplier<Set<String>> amWebAddresses) {
     this.amWebAddresses = amWebAddresses;

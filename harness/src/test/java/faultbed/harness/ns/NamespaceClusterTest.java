@@ -47,8 +47,8 @@ class NamespaceClusterTest {
     RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(MAPS_DONE)
         .inject(NodeCrash.on(Target.holdingMapOutputs().sparingApplicationMaster()).withoutRst())));
     RunRecord.FaultEvent crash = r.faults().get(0);
-    // no rule anywhere: the host has no chain of this harness, the node's namespace no rule
-    assertFalse(sh(List.of("iptables", "-w", "-S")).contains("FB-" + cluster.owner()));
+    // no rule anywhere: the host has no rule of this harness, the node's namespace no rule
+    assertFalse(sh(List.of("iptables", "-w", "-S")).contains("faultbed " + cluster.owner()));
     NamespaceNode dead = cluster.nodes().get(crash.node());
     assertFalse(sh(faultbed.faults.NodeNetwork.inside(dead.namespace(), List.of("iptables", "-w", "-S"))).contains("DROP"));
     NodeFailureChecks.silentNodeWaitedForThenBack(r, cluster, "namespace");
