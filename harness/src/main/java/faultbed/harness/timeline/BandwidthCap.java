@@ -8,11 +8,12 @@ import java.util.List;
 
 /** Traffic from and to the node's ports (map output it serves, requests it gets) limited to a rate. */
 public record BandwidthCap(Target target, long bytesPerSecond, Duration duration) implements PortFault {
-  public static final FaultKind KIND = new FaultKind("bandwidth-cap", java.util.List.of("rate"), false,
-      FaultEffect.SLOWS,
-      (target, lasts, p) -> new BandwidthCap(target,
+  public static final FaultKind KIND = FaultKind.kind("bandwidth-cap", FaultEffect.SLOWS)
+      .does("the node's traffic capped", "traffic from and to its ports capped (tc htb on loopback)")
+      .param(FaultKind.Param.required("rate", FaultKind.Form.RATE, "`rate` (`\"1MB/s\"`)"))
+      .made((target, lasts, p) -> new BandwidthCap(target,
           p.rate("rate").orElseThrow(() -> p.invalid("rate", "a positive rate such as \"1MB/s\" or \"500KB/s\"")), lasts),
-      FaultKind.example("bandwidth-cap", t -> BandwidthCap.on(t, 1)));
+          FaultKind.example("bandwidth-cap", t -> BandwidthCap.on(t, 1)));
 
   public BandwidthCap {
     if (bytesPerSecond <= 0) {

@@ -8,10 +8,9 @@ import java.util.List;
 
 /** Nothing to or from the node's ports gets through, and its heartbeats stop reaching the RM. */
 public record Blackhole(Target target, Duration duration) implements PortFault {
-  public static final FaultKind KIND = new FaultKind("blackhole", java.util.List.of(), false,
-      FaultEffect.CUTS_OFF,
-      (target, lasts, p) -> new Blackhole(target, lasts),
-      FaultKind.example("blackhole", Blackhole::on));
+  public static final FaultKind KIND = FaultKind.kind("blackhole", FaultEffect.CUTS_OFF)
+      .does("every packet to and from the node dropped", "nothing to or from its ports gets through (iptables), heartbeats held")
+      .made((target, lasts, p) -> new Blackhole(target, lasts), FaultKind.example("blackhole", Blackhole::on));
 
   public static Blackhole on(Target target) {
     return new Blackhole(target, null);

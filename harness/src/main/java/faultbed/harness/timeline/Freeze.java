@@ -11,11 +11,12 @@ import java.util.Optional;
  * transient overload that looks like a failure, which is seed 003's central confusion.
  */
 public record Freeze(Target target, Duration duration) implements Fault {
-  public static final FaultKind KIND = new FaultKind("freeze", java.util.List.of(), false,
-      FaultEffect.STALLS,
-      (target, lasts, p) -> new Freeze(target, Optional.ofNullable(lasts)
+  public static final FaultKind KIND = FaultKind.kind("freeze", FaultEffect.STALLS)
+      .does("every process of the node frozen for a while", "its containers frozen and heartbeats held, then thawed")
+      .lasts(FaultKind.Lasts.FOR_ONLY)
+      .made((target, lasts, p) -> new Freeze(target, Optional.ofNullable(lasts)
           .orElseThrow(() -> p.invalid("for", "how long the freeze lasts, e.g. \"20s\""))),
-      FaultKind.example("freeze", t -> new Freeze(t, Duration.ofSeconds(1))));
+          FaultKind.example("freeze", t -> new Freeze(t, Duration.ofSeconds(1))));
 
   public Freeze {
     if (duration == null || duration.isNegative() || duration.isZero()) {

@@ -14,11 +14,16 @@ import java.util.Map;
  * whole-node failure, where every connect waits for its timeout.
  */
 public record NodeCrash(Target target, boolean suppressRst) implements Fault {
-  public static final FaultKind KIND = new FaultKind("crash", java.util.List.of("suppressRst"), true,
-      FaultEffect.KILLS,
-      (target, lasts, p) -> p.flag("suppressRst").orElse(false) ? NodeCrash.on(target).withoutRst() : NodeCrash.on(target),
-      t -> List.of(new FaultKind.Example("crash", NodeCrash.on(t)),
-          new FaultKind.Example("crash suppressRst", NodeCrash.on(t).withoutRst())));
+  public static final FaultKind KIND = FaultKind.kind("crash", FaultEffect.KILLS)
+      .does("the NodeManager and its containers killed (SIGKILL); lasts until the run ends",
+          "NodeManager and all its containers die at once; the RM is not told (LOST only at expiry); its ports refuse"
+              + " connections")
+      .lasts(FaultKind.Lasts.UNTIL_RUN_ENDS)
+      .param(FaultKind.Param.optional("suppressRst", FaultKind.Form.FLAG, "`suppressRst` (false): drop its RSTs first, so"
+          + " its ports stop answering at all (a whole-machine failure)").noted("drop the node's RSTs too: a whole-machine failure"))
+      .made((target, lasts, p) -> p.flag("suppressRst").orElse(false) ? NodeCrash.on(target).withoutRst() : NodeCrash.on(target),
+          t -> List.of(new FaultKind.Example("crash", NodeCrash.on(t)),
+              new FaultKind.Example("crash suppressRst", NodeCrash.on(t).withoutRst())));
 
   public static NodeCrash on(Target target) {
     return new NodeCrash(target, false);

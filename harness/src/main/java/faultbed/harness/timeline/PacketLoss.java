@@ -17,11 +17,15 @@ public record PacketLoss(Target target, double probability, Duration duration) i
   /** What a scenario's probability may be, as its error says. */
   public static final String PROBABILITY = "a probability above 0 and below 1, such as 0.05 or \"5%\"";
 
-  public static final FaultKind KIND = new FaultKind("packet-loss", java.util.List.of("probability"), false,
-      FaultEffect.SLOWS,
-      (target, lasts, p) -> new PacketLoss(target,
+  public static final FaultKind KIND = FaultKind.kind("packet-loss", FaultEffect.SLOWS)
+      .does("a share of the node's packets dropped, TCP sending each again", "each TCP packet from and to its ports"
+          + " dropped with a probability (iptables' statistic match); TCP sends it again after its retransmission timeout"
+          + " (200 ms or more; a lost SYN a second), so transfers slow and a request may outwait a timeout. Not on the"
+          + " Toxiproxy backend: a proxy relays a stream, and what a toxic drops is never sent again")
+      .param(FaultKind.Param.required("probability", FaultKind.Form.PROBABILITY, "`probability` (`0.05` or `\"5%\"`)"))
+      .made((target, lasts, p) -> new PacketLoss(target,
           p.probability("probability").orElseThrow(() -> p.invalid("probability", PROBABILITY)), lasts),
-      FaultKind.example("packet-loss", t -> new PacketLoss(t, 0.01, null)));
+          FaultKind.example("packet-loss", t -> new PacketLoss(t, 0.01, null)));
 
   public PacketLoss {
     if (!(probability > 0 && probability < 1)) {

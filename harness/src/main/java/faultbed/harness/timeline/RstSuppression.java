@@ -11,10 +11,10 @@ import java.util.List;
  * of being refused. With a {@link NodeCrash} of the same node: a whole-machine failure (seed 003, §4).
  */
 public record RstSuppression(Target target, Duration duration) implements PortFault {
-  public static final FaultKind KIND = new FaultKind("rst-suppression", java.util.List.of(), false,
-      FaultEffect.NONE,
-      (target, lasts, p) -> new RstSuppression(target, lasts),
-      FaultKind.example("rst-suppression", RstSuppression::on));
+  public static final FaultKind KIND = FaultKind.kind("rst-suppression", FaultEffect.NONE)
+      .does("the node's RSTs dropped: connects to it wait for their timeout", "TCP RSTs from its ports are dropped"
+          + " (iptables): peers time out instead of being refused. With `crash` on `\"same\"`: a whole-machine failure")
+      .made((target, lasts, p) -> new RstSuppression(target, lasts), FaultKind.example("rst-suppression", RstSuppression::on));
 
   public static RstSuppression on(Target target) {
     return new RstSuppression(target, null);

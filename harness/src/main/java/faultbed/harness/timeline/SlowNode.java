@@ -12,11 +12,16 @@ import java.util.Map;
  */
 public record SlowNode(Target target, Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond,
     Duration duration) implements Fault {
-  public static final FaultKind KIND = new FaultKind("slow-node", java.util.List.of("cpu", "readRate", "writeRate"), false,
-      FaultEffect.SLOWS,
-      SlowNode::of,
-      t -> java.util.List.of(new FaultKind.Example("slow-node cpu", new SlowNode(t, 0.5, null, null, null)),
-          new FaultKind.Example("slow-node disk", new SlowNode(t, null, 1L, 1L, null))));
+  public static final FaultKind KIND = FaultKind.kind("slow-node", FaultEffect.SLOWS)
+      .does("the node's CPU and disk capped", "cgroup CPU quota and disk throttles")
+      .param(FaultKind.Param.optional("cpu", FaultKind.Form.CORES, "`cpu` (cores, e.g. 0.25)")
+          .noted("cores (at most this machine's)"))
+      .param(FaultKind.Param.optional("readRate", FaultKind.Form.RATE, "`readRate`"))
+      .param(FaultKind.Param.optional("writeRate", FaultKind.Form.RATE, "`writeRate`"))
+      .anyOf("cpu", "readRate", "writeRate")
+      .made(SlowNode::of,
+          t -> java.util.List.of(new FaultKind.Example("slow-node cpu", new SlowNode(t, 0.5, null, null, null)),
+              new FaultKind.Example("slow-node disk", new SlowNode(t, null, 1L, 1L, null))));
 
   @Override
   public String kind() {
