@@ -85,8 +85,7 @@ public final class ContainerNode extends ProcessNode<String> {
     if (count < 1) {
       throw new IllegalArgumentException("cpu hog: expected count >= 1, got " + count);
     }
-    return container.load("hog", count, "exec awk 'BEGIN { n = 100000; for (;;) for (i = 0; i < n; i++) a[i] = a[i] + 1 }'",
-        null);
+    return container.load("hog", count, "exec awk '" + faultbed.faults.Load.SPINNER + "'", null);
   }
 
   @Override
@@ -96,8 +95,7 @@ public final class ContainerNode extends ProcessNode<String> {
       throw new IllegalArgumentException("disk load: expected count >= 1, block >= 1 byte, file >= block");
     }
     String file = localDirs().get(0) + "/faultbed-dd-" + runId + "-$$";
-    String dd = "dd if=/dev/zero of=\"" + file + "\" bs=" + blockBytes + " count=" + (fileBytes / blockBytes)
-        + (direct ? " oflag=direct" : " conv=fsync") + " 2>/dev/null; rm -f \"" + file + "\"";
+    String dd = faultbed.faults.Load.ddPass("\"" + file + "\"", blockBytes, fileBytes, direct);
     return container.load(runId, count, "while :; do " + dd + "; done",
         "rm -f '" + localDirs().get(0) + "'/faultbed-dd-" + runId + "-*");
   }
