@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 public final class Ledger implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final Map<String, Healer> HEALERS = new ConcurrentHashMap<>();
+  private static final java.util.concurrent.atomic.AtomicLong OPENED = new java.util.concurrent.atomic.AtomicLong();
 
   static {
     register(new CgroupHealer());
@@ -83,7 +84,8 @@ public final class Ledger implements AutoCloseable {
   /** Opens a ledger for this JVM; its owner name tags every cgroup and rule it installs. */
   public static Ledger open() {
     long pid = ProcessHandle.current().pid();
-    String owner = "h" + pid + "-" + Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+    // one JVM may hold more than one ledger (a harness per test): each a name of its own
+    String owner = "h" + pid + "-" + Long.toString((System.currentTimeMillis() + OPENED.getAndIncrement()) % 1_000_000_000L, 36);
     return new Ledger(owner, Commands.local(), new PageFile(dir().resolve(owner + ".json"), owner), List.of(), true);
   }
 

@@ -64,25 +64,14 @@ public final class NodeNetwork implements AutoCloseable {
     return net;
   }
 
-  private static final Object SUBNETS = new Object();
-
   /**
    * Picks the first free 198.18.0.0/15 /24 and has {@code claim} put an address of it on an interface,
-   * holding a lock every faultbed process of this machine takes for the same (a file lock in the
-   * ledgers' folder): two harnesses starting at once would otherwise both find one subnet free and
-   * both take it, and their nodes' addresses would clash.
+   * holding a lock every faultbed process of this machine takes for the same: two harnesses starting
+   * at once would otherwise both find one subnet free and both take it, and their nodes' addresses
+   * would clash.
    */
   public static <T> T claimFreeSubnet(java.util.function.Function<String, T> claim) {
-    java.nio.file.Path lock = Ledger.dir().resolveSibling("subnets.lock");
-    synchronized (SUBNETS) { // a JVM holds a file lock once: threads of one wait here
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(lock,
-          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
-          java.nio.channels.FileLock held = ch.lock()) {
-        return claim.apply(freeSubnet());
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException("cannot lock " + lock + " to choose a subnet", e);
-      }
-    }
+    return MachineLock.holding("subnets", () -> claim.apply(freeSubnet()));
   }
 
   /** The first 198.18.0.0/15 /24 no interface of this machine has an address in. */

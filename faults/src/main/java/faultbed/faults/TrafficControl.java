@@ -14,10 +14,16 @@ import java.util.regex.Pattern;
  * worker's own interface): an htb root qdisc (handle {@code fb:}) whose default class passes
  * everything, and one class per fault ({@link TcShape}) into which u32 filters send a node's
  * ports' packets, capped by htb or delayed by netem. The root takes the place of a kernel default
- * only (noqueue, pfifo_fast, fq_codel, fq, mq); deleting it brings that default back.
+ * only (noqueue, pfifo_fast, fq_codel, fq, mq); deleting it brings that default back. Harnesses
+ * shaping one interface at once share the root (made under a machine-wide lock on this machine):
+ * each takes its classes from a range of its own, its ledger's entry for the root heals the classes
+ * of that range, and the root goes when no harness's class is left under it.
  */
 public final class TrafficControl {
   static final String KIND = "tc-root";
+  private static final String OWNER = "owner";
+  private static final Pattern CLASS_SHOWN = Pattern.compile("^class htb " + Pattern.quote(TcShape.ROOT) + "([0-9a-f]+) ",
+      Pattern.MULTILINE);
   /** Root qdiscs the kernel puts on an interface by itself: replacing one loses nothing of the user's. */
   private static final Set<String> DEFAULTS = Set.of("noqueue", "pfifo_fast", "fq_codel", "fq", "mq", "pfifo");
 
@@ -25,8 +31,7 @@ public final class TrafficControl {
   private final Commands on;
   private final Supplier<String> device;
   private final List<String> directions;
-  private String dev;
-  private int nextClass = 2;
+  private String dev; // the device once faultbed's root is on it
 
   private TrafficControl(Ledger ledger, Supplier<String> device, List<String> directions) {
     this.ledger = ledger;
@@ -109,45 +114,122 @@ public final class TrafficControl {
   }
 
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
-    ensureRoot();
-    TcShape s = new TcShape(dev, nextClass++, classSpec, leaf, ports, directions);
-    on.check(s.addClass());
+    // on this machine another harness may add a class under the same root at the same moment
+    return on == Commands.local() ? MachineLock.holding("tc", () -> shapeAlone(ports, classSpec, leaf))
+        : shapeAlone(ports, classSpec, leaf);
+  }
+
+  private Installed shapeAlone(List<Integer> ports, List<String> classSpec, List<String> leaf) {
+    String d = ensureRoot();
+    int slot = SLOTS.take(ledger.owner() + " " + d);
+    TcShape s = new TcShape(d, classOf(slot), classSpec, leaf, ports, directions);
+    Commands.Result added = on.act(s.addClass());
+    if (!added.ok()) {
+      if (!rootThere(on, d)) { // another harness's heal took the root while this one had no class
+        dev = null;
+        ensureRoot();
+      } else { // another harness's range: its owner's name hashed to this one's
+        s = new TcShape(d, freeClass(d), classSpec, leaf, ports, directions);
+      }
+      added = on.act(s.addClass());
+    }
+    if (!added.ok()) {
+      SLOTS.give(ledger.owner() + " " + d, slot);
+      throw new IllegalStateException(on.where() + ": " + String.join(" ", s.addClass()) + " failed: " + added.said());
+    }
     if (s.addLeaf() != null) {
       Commands.Result r = on.act(s.addLeaf());
       if (!r.ok()) {
-        on.act(List.of("tc", "class", "del", "dev", dev, "classid", s.classId()));
+        on.act(List.of("tc", "class", "del", "dev", d, "classid", s.classId()));
+        SLOTS.give(ledger.owner() + " " + d, slot);
         throw new PreconditionFailed(on.where() + ": tc could not add netem (" + r.said() + "); its kernel may lack"
             + " netem (CONFIG_NET_SCH_NETEM)");
       }
     }
     s.addFilters().forEach(on::check);
-    return () -> s.removal().forEach(on::act); // idempotent: what is gone already stays gone
+    TcShape made = s;
+    return () -> {
+      made.removal().forEach(on::act); // idempotent: what is gone already stays gone
+      SLOTS.give(ledger.owner() + " " + d, slot);
+    };
   }
 
-  /** faultbed's htb root in place of the kernel's default, in the ledger first. */
-  private void ensureRoot() {
+  /**
+   * A harness's class numbers on a device: a range of 256 of its own (from its owner name's hash),
+   * so harnesses sharing a root seldom meet without asking tc which classes are taken; each fault
+   * takes the lowest slot free and gives it back when healed.
+   */
+  private int classOf(int slot) {
+    return firstClass(ledger.owner()) + slot;
+  }
+
+  /** The first of {@code owner}'s 256 class numbers; the root's own default class, 1, is below them all. */
+  static int firstClass(String owner) {
+    return (Math.floorMod(owner.hashCode(), 200) + 1) * 256;
+  }
+
+  /** Slots in use, per harness and device, across the harness's TrafficControl objects. */
+  private static final class Slots {
+    private final Map<String, java.util.BitSet> used = new java.util.HashMap<>();
+
+    synchronized int take(String key) {
+      java.util.BitSet b = used.computeIfAbsent(key, k -> new java.util.BitSet());
+      int slot = b.nextClearBit(0);
+      if (slot > 255) {
+        throw new IllegalStateException("more than 256 traffic shaping faults at once on " + key);
+      }
+      b.set(slot);
+      return slot;
+    }
+
+    synchronized void give(String key, int slot) {
+      java.util.BitSet b = used.get(key);
+      if (b != null) {
+        b.clear(slot);
+      }
+    }
+  }
+
+  private static final Slots SLOTS = new Slots();
+
+  /** The lowest class number above every class under faultbed's root on {@code d} (the default is 1). */
+  private int freeClass(String d) {
+    Matcher m = CLASS_SHOWN.matcher(on.inspect(List.of("tc", "class", "show", "dev", d)).out());
+    int highest = 1;
+    while (m.find()) {
+      highest = Math.max(highest, Integer.parseInt(m.group(1), 16));
+    }
+    return highest + 1;
+  }
+
+  private static boolean rootThere(Commands on, String d) {
+    return on.inspect(List.of("tc", "qdisc", "show", "dev", d, "root")).out().contains(TcShape.ROOT_SHOWN);
+  }
+
+  /** faultbed's htb root on the device, made in place of the kernel's default or shared with another harness. */
+  private String ensureRoot() {
     if (dev != null) {
-      return;
+      return dev;
     }
     String d = device.get();
     String current = on.inspect(List.of("tc", "qdisc", "show", "dev", d, "root")).out().strip();
     String[] words = current.split("\\s+");
     String kind = words.length > 1 ? words[1] : "";
-    if (current.contains(TcShape.ROOT_SHOWN)) {
-      throw new PreconditionFailed(on.where() + ": another faultbed harness shapes traffic on " + d + " now; run one"
-          + " at a time ('faultbed doctor' lists leftovers of dead ones)");
-    }
-    if (!current.isEmpty() && !DEFAULTS.contains(kind)) {
+    if (!current.contains(TcShape.ROOT_SHOWN) && !current.isEmpty() && !DEFAULTS.contains(kind)) {
       throw new PreconditionFailed(on.where() + ": " + d + " already has a root qdisc faultbed did not make ("
           + current.lines().findFirst().orElse("") + "); faultbed will not replace it");
     }
-    ledger.record(new LedgerEntry(KIND, d, "cluster", Map.of()));
-    TcShape.root(d, true).forEach(on::check);
+    ledger.record(new LedgerEntry(KIND, d, "cluster", Map.of(OWNER, ledger.owner())));
+    if (!current.contains(TcShape.ROOT_SHOWN)) {
+      TcShape.root(d, true).forEach(on::check);
+    }
     dev = d;
+    return d;
   }
 
   /** Removes faultbed's root qdisc on a device, and with it every class and filter below it. */
   static final class RootHealer implements Healer.Anywhere {
+    private static final String UNCLAIMED = "unclaimed";
     private static final Pattern OURS = Pattern.compile("^qdisc " + Pattern.quote(TcShape.ROOT_SHOWN.replace(" root", ""))
         + " dev (\\S+) root", Pattern.MULTILINE);
 
@@ -161,8 +243,25 @@ public final class TrafficControl {
       if (on == Commands.local() && !Shell.exists("tc")) {
         return null;
       }
-      if (!on.inspect(List.of("tc", "qdisc", "show", "dev", entry.id(), "root")).out().contains(TcShape.ROOT_SHOWN)) {
+      if (!rootThere(on, entry.id())) {
         return null;
+      }
+      if (!entry.detail().containsKey(UNCLAIMED)) {
+        List<Integer> classes = CLASS_SHOWN.matcher(on.inspect(List.of("tc", "class", "show", "dev", entry.id())).out())
+            .results().map(c -> Integer.parseInt(c.group(1), 16)).filter(c -> c != 1).toList();
+        String owner = entry.detail().get(OWNER);
+        // this harness's classes (its range) go; another harness's keep the root until the last goes
+        List<Integer> others = owner == null ? classes : classes.stream()
+            .filter(c -> c < firstClass(owner) || c >= firstClass(owner) + 256).toList();
+        for (int c : classes) {
+          if (!others.contains(c)) {
+            new TcShape(entry.id(), c, List.of(), List.of(), List.of(), List.of()).removal().forEach(on::act);
+          }
+        }
+        if (!others.isEmpty()) {
+          return classes.size() > others.size() ? "removed " + (classes.size() - others.size()) + " tc class(es) under "
+              + TcShape.ROOT + " on " + entry.id() + "; the root stays for another harness's" : null;
+        }
       }
       on.check(List.of("tc", "qdisc", "del", "dev", entry.id(), "root"));
       return "removed tc root qdisc " + TcShape.ROOT + " on " + entry.id();
@@ -177,7 +276,8 @@ public final class TrafficControl {
       List<Found> found = new ArrayList<>();
       Matcher m = OURS.matcher(Shell.run(List.of("tc", "qdisc", "show")).out());
       while (m.find()) {
-        found.add(new Found(new LedgerEntry(KIND, m.group(1), "unknown", Map.of()), null));
+        // found here, healed only when no live ledger claims it: every class under it is a dead harness's
+        found.add(new Found(new LedgerEntry(KIND, m.group(1), "unknown", Map.of(UNCLAIMED, "true")), null));
       }
       return found;
     }

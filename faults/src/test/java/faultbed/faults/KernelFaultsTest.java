@@ -143,6 +143,32 @@ class KernelFaultsTest {
     return Firehose.bytesPerSecond(port, window, Duration.ofMillis(300)); // skip the htb burst at the start
   }
 
+  /**
+   * Two harnesses shape loopback at once: each cap holds, the first to heal leaves the other's
+   * cap and the shared root in place, and the root goes with the last.
+   */
+  @Test
+  void twoHarnessesShapeLoopbackAtOnceAndTheRootGoesWithTheLast() throws Exception {
+    try (ServerSocket a = Firehose.start(); ServerSocket b = Firehose.start(); Ledger other = Ledger.open()) {
+      long cap = 1_000_000;
+      Installed first = TrafficControl.loopback(ledger).cap(List.of(a.getLocalPort()), cap);
+      Installed second = TrafficControl.loopback(other).cap(List.of(b.getLocalPort()), 2 * cap);
+      double gotA = throughput(a.getLocalPort(), Duration.ofSeconds(2));
+      double gotB = throughput(b.getLocalPort(), Duration.ofSeconds(2));
+      assertTrue(Math.abs(gotA - cap) <= 0.2 * cap, "the first harness's port delivered " + gotA + " B/s");
+      assertTrue(Math.abs(gotB - 2 * cap) <= 0.2 * 2 * cap, "the second harness's port delivered " + gotB + " B/s");
+      first.heal();
+      ledger.healAll(); // the first harness is done: its root entry healed, the second's class still there
+      assertTrue(Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out().contains("fb:"), "the shared root stays");
+      double stillB = throughput(b.getLocalPort(), Duration.ofSeconds(2));
+      assertTrue(Math.abs(stillB - 2 * cap) <= 0.2 * 2 * cap, "the second's cap after the first healed: " + stillB);
+      assertTrue(throughput(a.getLocalPort(), Duration.ofSeconds(1)) > 20 * cap, "the first's cap gone");
+      second.heal();
+      other.close();
+      assertFalse(Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out().contains("fb:"), "the root gone with the last");
+    }
+  }
+
   @Test
   void bandwidthCapHoldsWithinTwentyPercentAndSparesOtherPorts() throws Exception {
     try (ServerSocket capped = Firehose.start(); ServerSocket free = Firehose.start()) {
