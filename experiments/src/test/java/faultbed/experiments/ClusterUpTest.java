@@ -92,6 +92,30 @@ class ClusterUpTest {
         assertTrue(n.get("up").asBoolean() && n.get("state").asText().equals("RUNNING"), () -> "after heal: " + n);
       }
 
+      // a suite run beside the cluster while a cap of the cluster's is in force: both shape loopback
+      // under one root, each heals its own rules and classes, and neither touches the other's
+      var cap = cli("cluster", "fault", "--dir", dir.toString(), "{\"kind\": \"bandwidth-cap\", \"node\": 0, \"rate\": \"50MB/s\"}");
+      assertEquals(0, cap.code(), cap.out() + cap.err());
+      Path beside = tmp.resolve("beside.json");
+      Files.writeString(beside, """
+          { "name": "beside", "cluster": { "nodes": 2 },
+            "workload": { "type": "synthetic", "maps": 2, "reduces": 1, "mapTime": "2s", "reduceTime": "1s" },
+            "faults": [ { "kind": "bandwidth-cap", "node": 0, "at": "1s", "rate": "20MB/s" },
+                        { "kind": "rst-suppression", "node": 1, "at": "1s" } ],
+            "runs": 1 }
+          """);
+      var run = cli("run", beside.toString(), "--out", tmp.resolve("beside").toString());
+      assertEquals(0, run.code(), run.out() + run.err());
+      var record = new RecordStore(tmp.resolve("beside")).readAll().get(0);
+      assertEquals(2, record.faults().stream().filter(f -> f.injectedMs() != null).count(), record.faults().toString());
+      assertTrue(record.job().succeeded(), "the run beside the cluster: " + record.job());
+      JsonNode inForce = RecordStore.json().readTree(cli("cluster", "status", "--dir", dir.toString(), "--json").out());
+      assertEquals(1, inForce.get("faults").size(), "the cluster's cap outlives the run beside it: " + inForce);
+      String shaping = faultbed.faults.Commands.local().inspect(List.of("tc", "class", "show", "dev", "lo")).out();
+      assertEquals(2, shaping.lines().filter(l -> l.startsWith("class htb fb:")).count(),
+          "the root's default class and the cluster's cap, still there: " + shaping);
+      assertEquals(0, cli("cluster", "heal", "--dir", dir.toString()).code());
+
       // a fault still in force when the cluster goes down: down takes it away with the rest
       var hog = cli("cluster", "fault", "--dir", dir.toString(), "{\"kind\": \"cpu-hog\", \"node\": 0, \"spinners\": 1}");
       assertEquals(0, hog.code(), hog.out() + hog.err());

@@ -117,6 +117,37 @@ class RemoteHostTest {
     }
   }
 
+  /**
+   * A dead harness of this machine is undone at once; one of another machine is left alone while
+   * its lease on the host holds, and undone once it has run out (by the host's clock).
+   */
+  @Test
+  void anotherMachinesHarnessIsLeftAloneWhileItsLeaseHolds() throws Exception {
+    Path here = Files.writeString(dir.resolve("left-by-a-dead-harness-here"), "x");
+    Path there = Files.writeString(dir.resolve("made-by-another-machine"), "x");
+    String elsewhere = "h7-elsewhere@othermachine1";
+    String line = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(Undo.entry("a file", "run-7",
+        List.of("test", "-e", there.toString()), null, List.of("rm", "-f", there.toString())));
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
+      remote.check(List.of("sh", "-c", "mkdir -p \"$HOME/$1\" && printf '%s\\n' \"$2\" > \"$HOME/$1/$3.ledger\"", "sh",
+          faultbed.faults.remote.HostLedgers.DIR, line, elsewhere));
+      Ledger dead = faultbed.faults.remote.HostLedgers.open(remote, "h8-deadhere");
+      dead.record(Undo.entry("another file", "run-8", null, null, List.of("rm", "-f", here.toString())));
+
+      List<String> healed = faultbed.faults.remote.HostLedgers.healOrphans(remote, java.util.Set.of());
+      assertFalse(Files.exists(here), "this machine's dead harness is undone at once: " + healed);
+      assertTrue(Files.exists(there), "another machine's harness holds its lease: " + healed);
+
+      remote.check(List.of("sh", "-c", "touch -d '-5 minutes' \"$HOME/$1/$2.ledger\"", "sh",
+          faultbed.faults.remote.HostLedgers.DIR, elsewhere));
+      healed = faultbed.faults.remote.HostLedgers.healOrphans(remote, java.util.Set.of());
+      assertFalse(Files.exists(there), "undone once its lease ran out: " + healed);
+      assertTrue(healed.stream().anyMatch(l -> l.contains("of othermachine1")), healed.toString());
+      assertFalse(remote.probe(List.of("sh", "-c", "test -e \"$HOME/$1/$2.ledger\"", "sh",
+          faultbed.faults.remote.HostLedgers.DIR, elsewhere)).ok(), "its file is gone");
+    }
+  }
+
   @Test
   void aDryRunRunsProbesAndOnlyWritesActionsDown() {
     Path file = dir.resolve("made-by-an-action");

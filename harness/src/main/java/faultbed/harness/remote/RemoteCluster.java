@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -72,6 +73,12 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   private final RestResourceManager rm;
   private final List<RemoteWorker> workers = new ArrayList<>();
   private final List<RemoteHost> hosts = new ArrayList<>();
+  private final java.util.concurrent.ScheduledExecutorService leases = java.util.concurrent.Executors
+      .newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "faultbed-host-leases");
+        t.setDaemon(true);
+        return t;
+      });
   private final Map<String, Long> lastHealth = new java.util.concurrent.ConcurrentHashMap<>();
   private final RunRecord.ClusterInfo info;
 
@@ -140,9 +147,24 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
           first.path("usedMemoryMB").asInt() + first.path("availMemoryMB").asInt(),
           first.path("usedVirtualCores").asInt() + first.path("availableVirtualCores").asInt());
       Files.createDirectories(stateDir());
+      if (!dryRun) {
+        leases.scheduleWithFixedDelay(this::renewLeases, 0, HostLedgers.RENEWAL.toMillis(), TimeUnit.MILLISECONDS);
+      }
     } catch (RuntimeException | IOException e) {
+      leases.shutdownNow();
       hosts.forEach(RemoteHost::close);
       throw e;
+    }
+  }
+
+  /** Renews this harness's lease on every host, so a harness of another machine leaves its faults alone. */
+  private void renewLeases() {
+    for (RemoteHost host : hosts) {
+      try {
+        HostLedgers.renew(host, ledger.owner());
+      } catch (RuntimeException unreachable) {
+        // tried again at the next renewal, well within the lease
+      }
     }
   }
 
@@ -450,6 +472,13 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   /** Heals what this harness put on every host (its ledger there), then closes the SSH sessions. */
   @Override
   protected void stop() {
+    leases.shutdownNow();
+    try {
+      // a renewal under way would make the file again after the heal removed it
+      leases.awaitTermination(SSH_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     try {
       for (RemoteWorker w : workers) {
         w.resumeHeartbeats();
