@@ -31,7 +31,8 @@ public final class TrafficControl {
   private final Commands on;
   private final Supplier<String> device;
   private final List<String> directions;
-  private String dev; // the device once faultbed's root is on it
+  private String dev; // the device, once found
+  private boolean rootMade; // faultbed's root is on it, made or joined
 
   private TrafficControl(Ledger ledger, Supplier<String> device, List<String> directions) {
     this.ledger = ledger;
@@ -114,20 +115,32 @@ public final class TrafficControl {
   }
 
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
-    // on this machine another harness may add a class under the same root at the same moment
-    return on == Commands.local() ? MachineLock.holding("tc", () -> shapeAlone(ports, classSpec, leaf))
-        : shapeAlone(ports, classSpec, leaf);
+    String d = device();
+    // on this machine another harness may add a class or heal the shared root at the same moment;
+    // nothing under the lock touches the ledger, which holds its own lock while it heals the root
+    return on == Commands.local() ? MachineLock.holding("tc", () -> shapeAlone(d, ports, classSpec, leaf))
+        : shapeAlone(d, ports, classSpec, leaf);
   }
 
-  private Installed shapeAlone(List<Integer> ports, List<String> classSpec, List<String> leaf) {
-    String d = ensureRoot();
+  /** The device, found once; the ledger has the root's entry before any root is made on it. */
+  private String device() {
+    if (dev == null) {
+      String d = device.get();
+      ledger.record(new LedgerEntry(KIND, d, "cluster", Map.of(OWNER, ledger.owner())));
+      dev = d;
+    }
+    return dev;
+  }
+
+  private Installed shapeAlone(String d, List<Integer> ports, List<String> classSpec, List<String> leaf) {
+    ensureRoot(d);
     int slot = SLOTS.take(ledger.owner() + " " + d);
     TcShape s = new TcShape(d, classOf(slot), classSpec, leaf, ports, directions);
     Commands.Result added = on.act(s.addClass());
     if (!added.ok()) {
       if (!rootThere(on, d)) { // another harness's heal took the root while this one had no class
-        dev = null;
-        ensureRoot();
+        rootMade = false;
+        ensureRoot(d);
       } else { // another harness's range: its owner's name hashed to this one's
         s = new TcShape(d, freeClass(d), classSpec, leaf, ports, directions);
       }
@@ -207,11 +220,10 @@ public final class TrafficControl {
   }
 
   /** faultbed's htb root on the device, made in place of the kernel's default or shared with another harness. */
-  private String ensureRoot() {
-    if (dev != null) {
-      return dev;
+  private void ensureRoot(String d) {
+    if (rootMade) {
+      return;
     }
-    String d = device.get();
     String current = on.inspect(List.of("tc", "qdisc", "show", "dev", d, "root")).out().strip();
     String[] words = current.split("\\s+");
     String kind = words.length > 1 ? words[1] : "";
@@ -219,12 +231,10 @@ public final class TrafficControl {
       throw new PreconditionFailed(on.where() + ": " + d + " already has a root qdisc faultbed did not make ("
           + current.lines().findFirst().orElse("") + "); faultbed will not replace it");
     }
-    ledger.record(new LedgerEntry(KIND, d, "cluster", Map.of(OWNER, ledger.owner())));
     if (!current.contains(TcShape.ROOT_SHOWN)) {
       TcShape.root(d, true).forEach(on::check);
     }
-    dev = d;
-    return d;
+    rootMade = true;
   }
 
   /** Removes faultbed's root qdisc on a device, and with it every class and filter below it. */
@@ -243,6 +253,10 @@ public final class TrafficControl {
       if (on == Commands.local() && !Shell.exists("tc")) {
         return null;
       }
+      return on == Commands.local() ? MachineLock.holding("tc", () -> healAlone(entry, on)) : healAlone(entry, on);
+    }
+
+    private String healAlone(LedgerEntry entry, Commands on) {
       if (!rootThere(on, entry.id())) {
         return null;
       }
