@@ -20,7 +20,9 @@ import java.util.stream.Stream;
 /**
  * The list of everything one harness process installed on the OS, kept in a file so that whatever
  * a dead process left behind can be healed by the next one. A shutdown hook heals the process's
- * own entries on a normal exit; {@link #healOrphans()} heals those of processes that died.
+ * own entries on a normal exit; {@link #healOrphans()} heals those of processes that died. The
+ * same ledger, kept in a file on a remote host ({@link #kept}), holds what a harness made there;
+ * its healers run their commands over that host's {@link Commands}.
  */
 public final class Ledger implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -85,7 +87,8 @@ public final class Ledger implements AutoCloseable {
   public static Ledger open() {
     long pid = ProcessHandle.current().pid();
     // one JVM may hold more than one ledger (a harness per test): each a name of its own
-    String owner = "h" + pid + "-" + Long.toString((System.currentTimeMillis() + OPENED.getAndIncrement()) % 1_000_000_000L, 36);
+    long stamp = System.currentTimeMillis() + OPENED.getAndIncrement();
+    String owner = "h" + pid + "-" + Long.toString(stamp % 1_000_000_000L, 36);
     return new Ledger(owner, Commands.local(), new PageFile(dir().resolve(owner + ".json"), owner), List.of(), true);
   }
 
