@@ -136,6 +136,49 @@ public final class Iptables {
         Map.of("chain", chain, "rule", Undo.json(rule)));
   }
 
+  /**
+   * The chain {@code FB-<owner>} (jumped to from OUTPUT) that faultbed before 2026-11-29 kept a
+   * harness's loopback rules in: a dead harness of that version may have left one, in its ledger or
+   * unrecorded, and a start must heal it rather than stop at an entry it cannot read.
+   */
+  static final class OldChainHealer implements Healer {
+    static final String KIND = "iptables-chain";
+
+    @Override
+    public String kind() {
+      return KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      String chain = entry.id();
+      if (!Shell.exists("iptables") || !Shell.run(List.of("iptables", "-w", "-S", chain)).ok()) {
+        return null;
+      }
+      while (Shell.run(List.of("iptables", "-w", "-D", "OUTPUT", "-j", chain)).ok()) {
+        // a jump may have been inserted more than once
+      }
+      Shell.check(List.of("iptables", "-w", "-F", chain));
+      Shell.check(List.of("iptables", "-w", "-X", chain));
+      return "removed iptables chain " + chain;
+    }
+
+    @Override
+    public List<Found> findAll() {
+      if (!Shell.exists("iptables")) {
+        return List.of();
+      }
+      List<Found> found = new ArrayList<>();
+      for (String line : Shell.run(List.of("iptables", "-w", "-S")).out().split("\n")) {
+        if (line.startsWith("-N FB-")) {
+          String chain = line.substring(3).trim();
+          found.add(new Found(new LedgerEntry(KIND, chain, "unknown", Map.of()), chain.substring(3)));
+        }
+      }
+      return found;
+    }
+  }
+
   /** Deletes one recorded rule; a rule already gone is nothing to heal. */
   static final class RuleHealer implements Healer.Anywhere {
     @Override

@@ -34,6 +34,7 @@ public final class Ledger implements AutoCloseable {
     register(new DirectoryHealer());
     register(new WebAppTempHealer());
     register(new Iptables.RuleHealer());
+    register(new Iptables.OldChainHealer());
     register(new Undo());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());

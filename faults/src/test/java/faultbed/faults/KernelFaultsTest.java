@@ -139,6 +139,18 @@ class KernelFaultsTest {
     assertEquals("refused", connect(port));
   }
 
+  /** A chain an older faultbed kept a dead harness's rules in is healed by the next start. */
+  @Test
+  void aChainOfAnOlderFaultbedIsHealed() {
+    String chain = "FB-h1-olderfaultbed";
+    Shell.check(List.of("iptables", "-w", "-N", chain));
+    Shell.check(List.of("iptables", "-w", "-I", "OUTPUT", "1", "-j", chain));
+    Shell.check(List.of("iptables", "-w", "-A", chain, "-o", "lo", "-p", "tcp", "--sport", "9", "-j", "DROP"));
+    List<String> healed = Ledger.healOrphans();
+    assertTrue(healed.stream().anyMatch(l -> l.contains(chain)), healed.toString());
+    assertFalse(Shell.run(List.of("iptables", "-w", "-S")).out().contains(chain), "the chain and its jump are gone");
+  }
+
   private static double throughput(int port, Duration window) throws IOException {
     return Firehose.bytesPerSecond(port, window, Duration.ofMillis(300)); // skip the htb burst at the start
   }
