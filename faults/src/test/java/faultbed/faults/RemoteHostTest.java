@@ -148,6 +148,21 @@ class RemoteHostTest {
     }
   }
 
+  /** A host ledger an older faultbed wrote (a command to undo per line) is undone as it says. */
+  @Test
+  void aHostLedgerOfAnOlderFaultbedIsUndone() throws Exception {
+    Path left = Files.writeString(dir.resolve("left-by-an-older-faultbed"), "x");
+    String line = "{\"what\":\"a file (run-000)\",\"check\":[\"test\",\"-e\",\"" + left + "\"],\"undo\":[\"rm\",\"-f\",\""
+        + left + "\"],\"present\":null}";
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
+      remote.check(List.of("sh", "-c", "mkdir -p \"$HOME/$1\" && printf '%s\\n' \"$2\" > \"$HOME/$1/$3.ledger\"", "sh",
+          faultbed.faults.remote.HostLedgers.DIR, line, "h6-olderfaultbed"));
+      List<String> healed = faultbed.faults.remote.HostLedgers.healOrphans(remote, java.util.Set.of());
+      assertFalse(Files.exists(left), "undone: " + healed);
+      assertTrue(healed.contains("undid a file (run-000) (left by h6-olderfaultbed)"), healed.toString());
+    }
+  }
+
   @Test
   void aDryRunRunsProbesAndOnlyWritesActionsDown() {
     Path file = dir.resolve("made-by-an-action");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import faultbed.faults.Commands;
 import faultbed.faults.Ledger;
 import faultbed.faults.LedgerEntry;
+import faultbed.faults.Undo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -111,8 +112,8 @@ public final class HostLedgers {
     for (String line : r.out().split("\n")) {
       if (!line.isBlank()) {
         try {
-          out.add(JSON.readValue(line, LedgerEntry.class));
-        } catch (JsonProcessingException cutShort) {
+          out.add(entry(JSON.readTree(line)));
+        } catch (JsonProcessingException | IllegalArgumentException cutShort) {
           // nothing was made after it
         }
       }
@@ -121,6 +122,22 @@ public final class HostLedgers {
   }
 
   /** The file of a ledger named {@code <owner>@<machine>} (or, as before machines were named, {@code <owner>}). */
+  /**
+   * One line's entry. A line written before 2026-11-29 is a command to undo ({@code what},
+   * {@code check}, {@code present}, {@code undo}): read as the {@link Undo} it is.
+   */
+  private static LedgerEntry entry(com.fasterxml.jackson.databind.JsonNode line) throws JsonProcessingException {
+    if (!line.has("undo")) {
+      return JSON.treeToValue(line, LedgerEntry.class);
+    }
+    List<String> check = line.hasNonNull("check") ? JSON.convertValue(line.get("check"), ARGV) : null;
+    return Undo.entry(line.path("what").asText(), "unknown", check,
+        line.hasNonNull("present") ? line.get("present").asText() : null, JSON.convertValue(line.get("undo"), ARGV));
+  }
+
+  private static final com.fasterxml.jackson.core.type.TypeReference<List<String>> ARGV =
+      new com.fasterxml.jackson.core.type.TypeReference<>() {};
+
   private static String file(String name) {
     return DIR + "/" + name + ".ledger";
   }
