@@ -27,7 +27,7 @@ import java.util.TreeSet;
  * @param backedUp   by task ("map 0", "reduce 3"): whether that task ran a speculative attempt
  */
 public record Expectation(String state, Boolean speculated, Integer failedMaps, Map<String, Boolean> backedUp) {
-  private static final Set<String> FIELDS = new TreeSet<>(Set.of("state", "speculated", "failedMaps", "backedUp"));
+  private static final Set<String> FIELDS = ScenarioFormat.EXPECT.fields();
   private static final java.util.regex.Pattern TASK = java.util.regex.Pattern.compile("(map|reduce) (\\d{1,6})");
 
   public Expectation {
@@ -37,7 +37,7 @@ public record Expectation(String state, Boolean speculated, Integer failedMaps, 
   public Expectation(String state, Boolean speculated, Integer failedMaps) {
     this(state, speculated, failedMaps, null);
   }
-  private static final Set<String> STATES = new TreeSet<>(Set.of("SUCCEEDED", "FAILED", "KILLED"));
+  private static final Set<String> STATES = new TreeSet<>(ScenarioFormat.EXPECT.names("state"));
 
   /** A field of an {@code "expect"} object that cannot be checked, and what was expected there. */
   public static final class Invalid extends InvalidField {

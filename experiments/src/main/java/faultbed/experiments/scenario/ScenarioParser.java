@@ -25,6 +25,8 @@ import faultbed.harness.workload.Slowdown;
 import faultbed.harness.workload.Workload;
 import faultbed.harness.workload.Workloads;
 import faultbed.results.Expectation;
+import faultbed.results.ScenarioFormat;
+import faultbed.results.ScenarioFormat.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -51,17 +53,15 @@ public final class ScenarioParser {
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
   /** Runs of one variant; beyond this a suite is a typo, not an experiment (the Dinu-Ng suite has 200). */
-  static final int MAX_RUNS = 10_000;
+  static final int MAX_RUNS = (int) ScenarioFormat.number("/$defs/runs/maximum");
   private static final Pattern DURATION = Pattern.compile("^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|min|h)$");
-  private static final Set<String> TOP = Set.of("$schema", "name", "description", "cluster", "hadoop", "workload",
-      "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect", "sequential",
-      "jobLimit", "pin");
-  private static final Set<String> CLUSTER = Set.of("nodes", "nodeMemoryMb", "nodeVcores", "containerMemoryMb",
-      "timeScale", "network", "backend", "inventory");
-  private static final Set<String> VARIANT = Set.of("description", "cluster", "hadoop", "workload", "faults",
-      "faults+", "runs", "speculation", "expect", "jobLimit", "pin");
+  // What fields each object takes and their bounds are the published schema's (ScenarioFormat);
+  // what this class adds is what a schema cannot say and what each value means.
+  private static final Shape TOP = ScenarioFormat.TOP;
+  private static final Shape CLUSTER = ScenarioFormat.CLUSTER;
+  private static final Shape FAULT = ScenarioFormat.at("/$defs/fault");
   private static final List<String> FAULT_KINDS = FaultKind.names();
-  private static final List<String> WORKLOAD_TYPES = List.of("sort", "wordcount", "synthetic");
+  private static final List<String> WORKLOAD_TYPES = ScenarioFormat.at("/$defs/workload").names("type");
 
   private ScenarioParser() {}
 
@@ -97,7 +97,7 @@ public final class ScenarioParser {
     if (root == null || !root.isObject()) {
       throw new ScenarioException("scenario", "expected a JSON object at the top level");
     }
-    onlyKnown(root, "", TOP);
+    onlyKnown(root, "", TOP.fields());
     if (root.has("$schema")) {
       text(root.get("$schema"), "$schema");
     }
@@ -108,7 +108,7 @@ public final class ScenarioParser {
     String description = root.has("description") ? text(root.get("description"), "description") : "";
     long seed = root.has("seed") ? integer(root.get("seed"), "seed", Long.MIN_VALUE) : 1L;
     int runs = root.has("runs") ? runs(root.get("runs"), "runs") : 1;
-    int warmup = root.has("warmup") ? wholeInt(root.get("warmup"), "warmup", 0) : 0;
+    int warmup = root.has("warmup") ? wholeInt(root.get("warmup"), "warmup", TOP.minimum("warmup")) : 0;
     ClusterSpec cluster = cluster(root.get("cluster"), "cluster", ClusterSpec.defaults(), folder);
     cluster = cluster.withHadoop(hadoop(root.get("hadoop"), "hadoop"));
     if (!root.has("workload")) {
@@ -140,7 +140,7 @@ public final class ScenarioParser {
           throw new ScenarioException(at, "expected a variant name of letters, digits, '.', '_' or '-'");
         }
         JsonNode v = object(e.getValue(), at);
-        onlyKnown(v, at + ".", VARIANT);
+        onlyKnown(v, at + ".", ScenarioFormat.VARIANT.fields());
         ClusterSpec vc = cluster(v.get("cluster"), at + ".cluster", cluster, folder).withHadoop(hadoop(v.get("hadoop"), at + ".hadoop"));
         Workload vw = workload;
         if (v.has("workload")) {
@@ -189,27 +189,27 @@ public final class ScenarioParser {
       return base;
     }
     object(n, at);
-    onlyKnown(n, at + ".", CLUSTER);
+    onlyKnown(n, at + ".", CLUSTER.fields());
     ClusterSpec c = base;
     if (n.has("backend")) {
       c = c.withBackend(backend(n.get("backend").isTextual() ? n.get("backend").asText() : n.get("backend").toString(),
           at + ".backend"));
     }
     if (n.has("nodes")) {
-      long nodes = integer(n.get("nodes"), at + ".nodes", 1);
+      long nodes = integer(n.get("nodes"), at + ".nodes", CLUSTER.minimum("nodes"));
       // this machine's memory bounds nodes that run on it; a backend whose nodes do not says its own limit
       c = c.withNodes(c.backend().boundedByThisHost() ? nodes(nodes, at + ".nodes")
-          : wholeInt(n.get("nodes"), at + ".nodes", 1));
+          : wholeInt(n.get("nodes"), at + ".nodes", CLUSTER.minimum("nodes")));
     }
     try {
       if (n.has("nodeMemoryMb")) {
-        c = c.withNodeMemoryMb(wholeInt(n.get("nodeMemoryMb"), at + ".nodeMemoryMb", 256));
+        c = c.withNodeMemoryMb(whole(CLUSTER, n, "nodeMemoryMb", at));
       }
       if (n.has("nodeVcores")) {
-        c = c.withNodeVcores(wholeInt(n.get("nodeVcores"), at + ".nodeVcores", 1));
+        c = c.withNodeVcores(whole(CLUSTER, n, "nodeVcores", at));
       }
       if (n.has("containerMemoryMb")) {
-        c = c.withContainerMemoryMb(wholeInt(n.get("containerMemoryMb"), at + ".containerMemoryMb", 128));
+        c = c.withContainerMemoryMb(whole(CLUSTER, n, "containerMemoryMb", at));
       }
     } catch (IllegalArgumentException e) {
       // the cluster's own check ("cluster.containerMemoryMb: expected at most nodeMemoryMb ..."), at this cluster's path
@@ -355,7 +355,7 @@ public final class ScenarioParser {
         throw new ScenarioException(at, expected + ", got \"" + t + "\"");
       }
       object(n, at);
-      onlyKnown(n, at + ".", Set.of("policy", "params", "speculator"));
+      onlyKnown(n, at + ".", ScenarioFormat.SPECULATION.fields());
       if (n.has("speculator")) {
         if (n.has("policy") || n.has("params")) {
           throw new ScenarioException(at, "expected either \"speculator\" or \"policy\", not both");
@@ -396,7 +396,7 @@ public final class ScenarioParser {
   /** A workload; {@code onThisHost}: its input is kept on this machine, whose free disk bounds its size. */
   private static Workload workload(JsonNode n, String at, boolean onThisHost) {
     if (n.has("concurrentJobs")) {
-      int jobs = wholeInt(n.get("concurrentJobs"), at + ".concurrentJobs", 1);
+      int jobs = whole(ScenarioFormat.FILE_WORKLOAD, n, "concurrentJobs", at);
       ObjectNode single = ((ObjectNode) n).deepCopy();
       single.remove("concurrentJobs");
       return workloadOfType(single, at, onThisHost).withConcurrentJobs(jobs);
@@ -412,22 +412,21 @@ public final class ScenarioParser {
     try {
       switch (type) {
         case "sort", "wordcount" -> {
-          onlyKnown(n, at + ".", Set.of("type", "size", "maps", "reduces"));
+          onlyKnown(n, at + ".", ScenarioFormat.FILE_WORKLOAD.fields());
           if (!n.has("size")) {
             throw new ScenarioException(at + ".size", "expected an input size such as \"64MB\"");
           }
           long bytes = bytes(n.get("size"), at + ".size", onThisHost);
-          int maps = n.has("maps") ? wholeInt(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
-          int reduces = n.has("reduces") ? wholeInt(n.get("reduces"), at + ".reduces", 0)
+          int maps = n.has("maps") ? whole(ScenarioFormat.FILE_WORKLOAD, n, "maps", at) : Workloads.DEFAULT_MAPS;
+          int reduces = n.has("reduces") ? whole(ScenarioFormat.FILE_WORKLOAD, n, "reduces", at)
               : Workloads.DEFAULT_REDUCES;
           return type.equals("sort") ? Workloads.sort(bytes).withMaps(maps).withReduces(reduces)
               : Workloads.wordcount(bytes).withMaps(maps).withReduces(reduces);
         }
         case "synthetic" -> {
-          onlyKnown(n, at + ".", Set.of("type", "maps", "reduces", "mapTime", "reduceTime", "mapTimes",
-              "recordsPerMap", "slowdowns"));
-          int maps = n.has("maps") ? wholeInt(n.get("maps"), at + ".maps", 1) : Workloads.DEFAULT_MAPS;
-          int reduces = n.has("reduces") ? wholeInt(n.get("reduces"), at + ".reduces", 0)
+          onlyKnown(n, at + ".", ScenarioFormat.SYNTHETIC_WORKLOAD.fields());
+          int maps = n.has("maps") ? whole(ScenarioFormat.FILE_WORKLOAD, n, "maps", at) : Workloads.DEFAULT_MAPS;
+          int reduces = n.has("reduces") ? whole(ScenarioFormat.FILE_WORKLOAD, n, "reduces", at)
               : Workloads.DEFAULT_REDUCES;
           var w = Workloads.synthetic(maps, reduces);
           if (n.has("mapTime")) {
@@ -448,7 +447,7 @@ public final class ScenarioParser {
             w = w.withMapMillisList(ms);
           }
           if (n.has("recordsPerMap")) {
-            w = w.withRecordsPerMap(wholeInt(n.get("recordsPerMap"), at + ".recordsPerMap", 0));
+            w = w.withRecordsPerMap(whole(ScenarioFormat.SYNTHETIC_WORKLOAD, n, "recordsPerMap", at));
           }
           if (n.has("slowdowns")) {
             w = w.withSlowdowns(slowdowns(n.get("slowdowns"), at + ".slowdowns", maps));
@@ -472,12 +471,12 @@ public final class ScenarioParser {
     for (int i = 0; i < n.size(); i++) {
       String si = at + "[" + i + "]";
       JsonNode e = object(n.get(i), si);
-      onlyKnown(e, si + ".", Set.of("map", "attempt", "profile"));
-      int map = wholeInt(e.get("map"), si + ".map", 0);
+      onlyKnown(e, si + ".", ScenarioFormat.SLOWDOWN.fields());
+      int map = wholeInt(e.get("map"), si + ".map", ScenarioFormat.SLOWDOWN.minimum("map"));
       if (map >= maps) {
         throw new ScenarioException(si + ".map", "expected a map index below " + maps + " (the workload's maps), got " + map);
       }
-      int attempt = e.has("attempt") ? wholeInt(e.get("attempt"), si + ".attempt", 0) : 0;
+      int attempt = e.has("attempt") ? whole(ScenarioFormat.SLOWDOWN, e, "attempt", si) : 0;
       JsonNode profile = e.get("profile");
       if (profile == null || !profile.isArray() || profile.isEmpty()) {
         throw new ScenarioException(si + ".profile", "expected a list of {\"from\": progress, \"factor\": x}");
@@ -486,7 +485,7 @@ public final class ScenarioParser {
       for (int j = 0; j < profile.size(); j++) {
         String sj = si + ".profile[" + j + "]";
         JsonNode step = object(profile.get(j), sj);
-        onlyKnown(step, sj + ".", Set.of("from", "factor"));
+        onlyKnown(step, sj + ".", ScenarioFormat.SLOWDOWN_STEP.fields());
         try {
           steps.add(new Slowdown.Step(number(step.get("from"), sj + ".from"), number(step.get("factor"), sj + ".factor")));
         } catch (IllegalArgumentException x) {
@@ -576,11 +575,11 @@ public final class ScenarioParser {
     String name = text(fault.get("kind"), f + ".kind");
     FaultKind kind = FaultKind.named(name).orElseThrow(() ->
         new ScenarioException(f + ".kind", "expected one of " + FAULT_KINDS + ", got \"" + name + "\""));
-    Set<String> allowed = new java.util.HashSet<>(Set.of("kind", "node", "for", "spareAm", "spareReducers"));
-    if (scheduled) {
-      allowed.add("at");
+    Set<String> allowed = new java.util.TreeSet<>(FAULT.fieldsWhere("kind", name));
+    allowed.add("for"); // on a kind that lasts until the end: a line of its own below, not "unknown field"
+    if (!scheduled) {
+      allowed.remove("at");
     }
-    allowed.addAll(kind.fields());
     onlyKnown(fault, f + ".", allowed);
     Target target = target(fault.get("node"), f + ".node", nodes, scheduled ? position : 0);
     if (fault.has("spareAm") && bool(fault.get("spareAm"), f + ".spareAm")) {
@@ -723,8 +722,8 @@ public final class ScenarioParser {
     return d;
   }
 
-  private static final String TARGET_NAMES =
-      "\"random\", \"most-maps\", \"running-reducer\", \"holding-map-outputs\", \"application-master\", \"idle\", \"same\"";
+  private static final String TARGET_NAMES = String.join(", ",
+      ScenarioFormat.TARGET.names(null).stream().map(t -> "\"" + t + "\"").toList());
 
   private static Target target(JsonNode n, String at, int nodes, int position) {
     if (n == null) {
@@ -765,7 +764,7 @@ public final class ScenarioParser {
     }
     JsonNode o = object(n, at);
     if (o.has("uniform")) {
-      onlyKnown(o, at + ".", Set.of("uniform", "strata"));
+      onlyKnown(o, at + ".", ScenarioFormat.TRIGGER.fieldsWith("uniform"));
       JsonNode range = o.get("uniform");
       if (!range.isArray() || range.size() != 2) {
         throw new ScenarioException(at + ".uniform", "expected [from, to], e.g. [\"1s\", \"40s\"]");
@@ -776,7 +775,7 @@ public final class ScenarioParser {
         throw new ScenarioException(at + ".uniform", "expected from <= to, got [" + range.get(0).asText()
             + ", " + range.get(1).asText() + "]");
       }
-      int strata = o.has("strata") ? wholeInt(o.get("strata"), at + ".strata", 1) : 1;
+      int strata = o.has("strata") ? whole(ScenarioFormat.TRIGGER, o, "strata", at) : 1;
       return Trigger.stratified(from, to, strata);
     }
     if (o.has("event")) {
@@ -789,11 +788,11 @@ public final class ScenarioParser {
           return Trigger.on(JobEvent.mapsRunning(mapCount(o, at, "run at once")));
         }
         case "reducer-in-shuffle" -> {
-          onlyKnown(o, at + ".", Set.of("event"));
+          onlyKnown(o, at + ".", ScenarioFormat.TRIGGER.fieldsWhere("event", event));
           return Trigger.on(JobEvent.reducerInShuffle());
         }
         default -> throw new ScenarioException(at + ".event",
-            "expected \"maps-completed\", \"maps-running\" or \"reducer-in-shuffle\", got \"" + event + "\"");
+            "expected " + choice(ScenarioFormat.TRIGGER.names("event")) + ", got \"" + event + "\"");
       }
     }
     throw new ScenarioException(at, "expected \"10s\", {\"uniform\": [from, to]} or {\"event\": ...}");
@@ -801,11 +800,12 @@ public final class ScenarioParser {
 
   /** A map-counting event's {@code count}: how many maps must {@code what}. */
   private static int mapCount(JsonNode o, String at, String what) {
-    onlyKnown(o, at + ".", Set.of("event", "count"));
+    Set<String> fields = ScenarioFormat.TRIGGER.fieldsWhere("event", o.get("event").asText());
+    onlyKnown(o, at + ".", fields);
     if (!o.has("count")) {
       throw new ScenarioException(at + ".count", "expected how many maps must " + what);
     }
-    return wholeInt(o.get("count"), at + ".count", 1);
+    return wholeInt(o.get("count"), at + ".count", ScenarioFormat.TRIGGER.minimum("count"));
   }
 
   static Duration duration(JsonNode n, String at) {
@@ -851,11 +851,22 @@ public final class ScenarioParser {
   }
 
   private static int runs(JsonNode n, String at) {
-    long v = integer(n, at, 1);
+    long v = integer(n, at, ScenarioFormat.number("/$defs/runs/minimum"));
     if (v > MAX_RUNS) {
       throw new ScenarioException(at, "expected at most " + MAX_RUNS + " runs per variant, got " + v);
     }
     return (int) v;
+  }
+
+  /** An integer field of an object, at least the least value the schema gives it. */
+  private static int whole(Shape shape, JsonNode object, String field, String at) {
+    return wholeInt(object.get(field), at + "." + field, shape.minimum(field));
+  }
+
+  /** "\"a\", \"b\" or \"c\"". */
+  private static String choice(List<String> names) {
+    List<String> q = names.stream().map(x -> "\"" + x + "\"").toList();
+    return q.size() == 1 ? q.get(0) : String.join(", ", q.subList(0, q.size() - 1)) + " or " + q.get(q.size() - 1);
   }
 
   static long integer(JsonNode n, String at, long min) {

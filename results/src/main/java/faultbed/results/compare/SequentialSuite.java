@@ -44,7 +44,7 @@ import java.util.TreeMap;
 public record SequentialSuite(String reference, SequentialDesign design, double maxRegressionPercent,
     int candidates) {
 
-  private static final Set<String> FIELDS = Set.of("blocks", "looks", "spending", "alpha", "maxRegression");
+  private static final Set<String> FIELDS = faultbed.results.ScenarioFormat.SEQUENTIAL.fields();
 
   /** A "sequential" field that is not a design: which field, and what it should have been. */
   public static final class Invalid extends InvalidField {
@@ -79,7 +79,7 @@ public record SequentialSuite(String reference, SequentialDesign design, double 
     for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
       String f = it.next();
       if (!FIELDS.contains(f)) {
-        throw new Invalid("sequential." + f, "expected one of " + new java.util.TreeSet<>(FIELDS) + ", not this field");
+        throw new Invalid("sequential." + f, "expected one of " + FIELDS + ", not this field");
       }
     }
     JsonNode ref = root.get("reference");

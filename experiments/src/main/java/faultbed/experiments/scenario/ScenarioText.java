@@ -3,32 +3,58 @@ package faultbed.experiments.scenario;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import faultbed.harness.Backends;
+import faultbed.harness.Pin;
 import faultbed.harness.timeline.FaultKind;
+import faultbed.schedulers.policies.Policies;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * What the published scenario schema and the docs' fault table say of the fault kinds, made from
- * the kinds' own descriptions ({@link FaultKind}): the schema's {@code $defs/fault} (one branch per
- * kind with its fields, their forms, what is required) and the table of {@code docs/scenarios.md}.
- * The scenario reader reads the same descriptions, so the three cannot drift; a test holds the
- * published files to what is made here, and {@link #write} puts it in them.
+ * The scenario format's published text, each fact made from the one place that describes it. What
+ * code registers (fault kinds with their fields, backends, pinnable parts, speculation policies) is
+ * written into the schema from the registries: the schema's {@code $defs/fault} (one branch per kind)
+ * and the names it lists for {@code backend}, {@code pin} and {@code speculation}. Everything else the
+ * schema itself describes, and the readers take it from there ({@link faultbed.results.ScenarioFormat}).
+ * The docs' fault table is made from the kinds, their field reference from the schema
+ * ({@link FieldReference}). A test holds the published files to what is made here, and {@link #write}
+ * puts it in them.
  */
-public final class FaultKindText {
+public final class ScenarioText {
   private static final ObjectMapper JSON = new ObjectMapper();
   static final String TABLE_HEAD = "| kind | what happens to the node | parameters |\n|---|---|---|\n";
 
-  private FaultKindText() {}
+  private ScenarioText() {}
+
+  /** {@code published} with what the registries say written in: what the published schema must be. */
+  public static ObjectNode schema(JsonNode published) {
+    ObjectNode root = published.deepCopy();
+    ObjectNode defs = (ObjectNode) root.path("$defs");
+    defs.set("fault", faultSchema());
+    ArrayNode backends = ((ObjectNode) defs.path("cluster").path("properties").path("backend")).putArray("enum");
+    Backends.names().forEach(backends::add);
+    ArrayNode pins = ((ObjectNode) defs.path("pin").path("items")).putArray("enum");
+    Arrays.stream(Pin.values()).forEach(p -> pins.add(p.scenarioName()));
+    List<String> policies = List.copyOf(Policies.names());
+    ObjectNode named = (ObjectNode) defs.path("speculation").path("oneOf").path(0);
+    named.put("pattern", "^\\s*(off|hadoop3|hadoop3/\\S+|" + String.join("|",
+        policies.stream().map(p -> p.replace(".", "\\.")).toList()) + ")\\s*$");
+    named.put("description", "off, hadoop3 (its legacy estimator), hadoop3/<estimator or class>, or a policy: "
+        + String.join(", ", policies));
+    return root;
+  }
 
   /** The schema's {@code $defs/fault}. */
-  public static ObjectNode schema() {
+  public static ObjectNode faultSchema() {
     ObjectNode fault = JSON.createObjectNode();
     fault.put("type", "object");
     fault.putArray("required").add("kind");
@@ -116,18 +142,17 @@ public final class FaultKindText {
     return docs.substring(from, to);
   }
 
-  /** The schema's {@code $defs/fault} as {@code schemaFile} holds it now. */
   /** Puts what is made here into the published schema and the docs. */
   public static void write(Path schemaFile, Path docsFile) {
     try {
-      ObjectNode root = (ObjectNode) JSON.readTree(schemaFile.toFile());
-      ((ObjectNode) root.path("$defs")).set("fault", schema());
+      ObjectNode root = schema(JSON.readTree(schemaFile.toFile()));
       DefaultPrettyPrinter printer = new DefaultPrettyPrinter(Separators.createDefaultInstance()
           .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
           .withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE);
       Files.writeString(schemaFile, JSON.writer(printer).writeValueAsString(root) + "\n");
       String docs = Files.readString(docsFile);
-      Files.writeString(docsFile, docs.replace(tableIn(docs), docsTable()));
+      docs = docs.replace(tableIn(docs), docsTable());
+      Files.writeString(docsFile, docs.replace(FieldReference.in(docs), FieldReference.markdown(root)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

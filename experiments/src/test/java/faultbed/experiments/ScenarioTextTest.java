@@ -3,11 +3,14 @@ package faultbed.experiments;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import faultbed.experiments.scenario.FaultKindText;
+import faultbed.experiments.scenario.FieldReference;
+import faultbed.experiments.scenario.ScenarioText;
 import faultbed.experiments.scenario.ScenarioException;
 import faultbed.experiments.scenario.ScenarioParser;
 import faultbed.harness.timeline.FaultKind;
+import faultbed.results.ScenarioFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,31 +18,49 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each fault kind is described once, by its {@link FaultKind}: the published scenario schema's
- * fault branches and the docs' fault table are made from those descriptions and must be what is
- * published. After changing a kind, {@code -Dfaultbed.describe.write=true} on this test writes them.
+ * The scenario format is described once: what code registers (each fault kind by its {@link FaultKind},
+ * backends, pinnable parts, policies) is written into the published schema, the rest is the schema's
+ * own, and the docs' fault table and field reference are made from them; the published files must be
+ * what is made. After changing a kind or the schema, {@code -Dfaultbed.describe.write=true} on this
+ * test writes them.
  */
-class FaultKindsTest {
+class ScenarioTextTest {
   private static final Path SCHEMA = Path.of("..", "schema", "scenario.schema.json");
   private static final Path DOCS = Path.of("..", "docs", "scenarios.md");
 
   @BeforeAll
   static void writeWhenAsked() {
     if (Boolean.getBoolean("faultbed.describe.write")) {
-      FaultKindText.write(SCHEMA, DOCS);
+      ScenarioText.write(SCHEMA, DOCS);
     }
   }
 
   @Test
   void theSchemaSaysWhatTheKindsDescribe() throws IOException {
-    assertEquals(FaultKindText.schema(), new ObjectMapper().readTree(SCHEMA.toFile()).path("$defs").path("fault"),
-        "the schema's $defs/fault is made from the kinds: run this test with -Dfaultbed.describe.write=true");
+    JsonNode published = new ObjectMapper().readTree(SCHEMA.toFile());
+    assertEquals(ScenarioText.schema(published), published,
+        "the schema's fault branches, backends, parts and policies are made from the registries: run this test with"
+            + " -Dfaultbed.describe.write=true");
   }
 
   @Test
   void theDocsTableSaysWhatTheKindsDescribe() throws IOException {
-    assertEquals(FaultKindText.docsTable(), FaultKindText.tableIn(Files.readString(DOCS)),
+    assertEquals(ScenarioText.docsTable(), ScenarioText.tableIn(Files.readString(DOCS)),
         "the docs' fault table is made from the kinds: run this test with -Dfaultbed.describe.write=true");
+  }
+
+  @Test
+  void theDocsFieldReferenceSaysWhatTheSchemaDescribes() throws IOException {
+    assertEquals(FieldReference.markdown(new ObjectMapper().readTree(SCHEMA.toFile())),
+        FieldReference.in(Files.readString(DOCS)),
+        "the docs' field reference is made from the schema: run this test with -Dfaultbed.describe.write=true");
+  }
+
+  /** The reader reads the schema it ships with, which is the published one. */
+  @Test
+  void theReaderReadsThePublishedSchema() throws IOException {
+    assertEquals(new ObjectMapper().readTree(SCHEMA.toFile()), ScenarioFormat.schema(),
+        "the schema in faultbed-results' jar is schema/scenario.schema.json as built");
   }
 
   /** The reader refuses what the description leaves out: a field of another kind, a {@code for} on a permanent one. */
