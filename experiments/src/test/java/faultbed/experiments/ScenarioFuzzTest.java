@@ -68,13 +68,14 @@ class ScenarioFuzzTest {
       Path.of("..", "ci", "sim")};
   private static final Path RECORDS = Path.of("..", "results", "src", "test", "resources", "records", "quickstart");
   /** A scenario's top-level fields: an exit-2 line names one of them (or the file as a whole, "scenario"). */
-  private static final Set<String> TOP_FIELDS = Set.of("scenario", "$schema", "name", "description", "cluster",
-      "hadoop", "workload", "faults", "runs", "seed", "warmup", "variants", "speculation", "reference", "expect",
-      "sequential", "jobLimit", "pin");
+  private static final Set<String> TOP_FIELDS = Stream.concat(Stream.of("scenario"),
+      faultbed.results.ScenarioFormat.TOP.fields().stream()).collect(java.util.stream.Collectors.toSet());
   /** How long an exit-2 line may be beyond the file's name: one line a person reads, even for a huge value. */
   private static final int MOST_CHARACTERS = 1_000;
 
   private static List<Named> scenarios;
+  /** Every fault of the committed scenarios, without its "at": what 'cluster fault' is asked to inject. */
+  private static List<Named> faults;
   private static List<Named> records;
   private static Path work;
 
@@ -157,6 +158,18 @@ class ScenarioFuzzTest {
         }
       }
     }
+    faults = new ArrayList<>();
+    for (Named s : scenarios) {
+      List<JsonNode> lists = new ArrayList<>(s.json().findValues("faults"));
+      lists.addAll(s.json().findValues("faults+"));
+      for (JsonNode list : lists) {
+        for (JsonNode f : list) {
+          ObjectNode live = ((ObjectNode) f).deepCopy();
+          live.remove("at");
+          faults.add(new Named(s.name() + " fault " + faults.size(), live));
+        }
+      }
+    }
     records = new ArrayList<>();
     try (Stream<Path> files = Files.list(RECORDS)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
@@ -181,6 +194,29 @@ class ScenarioFuzzTest {
     Path file = work.resolve("scenario.json");
     Files.write(file, scenario.bytes());
     assertValidOrOneNamedLine(file, cli("validate", file.toString()));
+  }
+
+  /**
+   * A request to 'cluster fault' (the scenario's fault without "at", read by the live cluster as
+   * {@code ScenarioParser.liveFault} reads it): accepted, or refused with one line naming a field of
+   * the fault; never another exception, which the live cluster would answer as an internal error.
+   */
+  @Property(tries = 300, seed = SEED, afterFailure = AfterFailureMode.PREVIOUS_SEED,
+      edgeCases = EdgeCasesMode.NONE)
+  void aMutatedClusterFaultRequestIsTakenOrOneLineNamingTheField(@ForAll("mutatedFaults") Mutated request) {
+    String text = new String(request.bytes(), StandardCharsets.UTF_8);
+    try {
+      ScenarioParser.liveFault(text, 4);
+    } catch (ScenarioException e) {
+      assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+      assertTrue(e.field().equals("fault") || e.field().startsWith("fault."), "names a field of the fault: " + e.getMessage());
+      assertTrue(e.getMessage().length() < MOST_CHARACTERS, "too long: " + e.getMessage().length());
+    }
+  }
+
+  @Provide
+  Arbitrary<Mutated> mutatedFaults() {
+    return mutated(Arbitraries.of(faults), faults);
   }
 
   @Property(tries = 150, seed = SEED, afterFailure = AfterFailureMode.PREVIOUS_SEED,

@@ -12,8 +12,10 @@ public interface NetworkFaults {
   /** "kernel" or "toxiproxy", for the record. */
   String name();
 
-  /** The ports among these that this backend's faults act on. */
-  List<Integer> reach(List<Integer> ports);
+  /** The ports among these that this backend's faults act on: all of them, where a packet filter acts. */
+  default List<Integer> reach(List<Integer> ports) {
+    return List.copyOf(ports);
+  }
 
   /** Traffic from and to these ports limited to {@code bytesPerSecond} in each direction. */
   Installed cap(String runId, List<Integer> ports, long bytesPerSecond);
@@ -44,16 +46,17 @@ public interface NetworkFaults {
 
   /** The kernel backend: every port reachable, iptables for drops, tc for shaping. */
   static NetworkFaults kernel(Iptables iptables, TrafficControl trafficControl) {
+    return kernel("kernel", iptables, trafficControl);
+  }
+
+  /** The same, named for where its rules and qdiscs are (a remote host's, say). */
+  static NetworkFaults kernel(String name, Iptables iptables, TrafficControl trafficControl) {
     return new NetworkFaults() {
       @Override
       public String name() {
-        return "kernel";
+        return name;
       }
 
-      @Override
-      public List<Integer> reach(List<Integer> ports) {
-        return List.copyOf(ports);
-      }
 
       @Override
       public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {

@@ -225,10 +225,6 @@ public final class NodeContainer {
         return "container";
       }
 
-      @Override
-      public List<Integer> reach(List<Integer> ports) {
-        return List.copyOf(ports);
-      }
 
       @Override
       public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {

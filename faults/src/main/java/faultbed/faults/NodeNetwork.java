@@ -201,10 +201,6 @@ public final class NodeNetwork implements AutoCloseable {
         return "namespace";
       }
 
-      @Override
-      public List<Integer> reach(List<Integer> ports) {
-        return List.copyOf(ports);
-      }
 
       @Override
       public Installed cap(String runId, List<Integer> ports, long bytesPerSecond) {

@@ -99,14 +99,14 @@ class YarnHostsTest {
     String dead = "h1-deadharness";
     try (RemoteHost dry = RemoteHost.dryRun(inventory.worker(w1.name()).orElseThrow(), SSH)) {
       RemoteNodeManager planned = new RemoteNodeManager(dry, HostLedgers.open(dry, dead));
-      planned.dropAll("run-000", planned.ports());
+      planned.rules().dropAll("run-000", planned.ports());
       assertFalse(dry.planned().isEmpty());
       assertTrue(dry.planned().stream().anyMatch(c -> c.startsWith("iptables -w -I OUTPUT 1")), dry.planned().toString());
     }
     try (RemoteHost host = connect(w1)) {
       assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead), "the dry run made no rule");
       RemoteNodeManager nm = new RemoteNodeManager(host, HostLedgers.open(host, dead));
-      nm.dropRst("run-001", nm.ports());
+      nm.rules().dropRst("run-001", nm.ports());
       nm.freeze("run-001");
       assertTrue(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead));
       assertEquals("T", state(host, nm.pid()), "the NodeManager is stopped");

@@ -154,22 +154,11 @@ public final class RemoteNodeManager {
   }
 
   /**
-   * Drops the RSTs these ports send: peers wait for their connect timeout, as with a dead host. One
-   * rule for all the ports (iptables' multiport match), so the fault is two commands on the host
-   * (its ledger line, the rule), not two per port: each command costs a round of SSH messages.
+   * The host's packet filter as faultbed uses it: each rule recorded in the host's ledger, one rule
+   * for many ports (iptables' multiport match), since each command costs a round of SSH messages.
    */
-  public Installed dropRst(String runId, List<Integer> ports) {
-    return rules.dropRst(runId, ports);
-  }
-
-  /** Drops every packet to or from these ports: nothing gets through, not even a refusal. */
-  public Installed dropAll(String runId, List<Integer> ports) {
-    return rules.dropAll(runId, ports);
-  }
-
-  /** Drops each packet to or from these ports with {@code probability}: TCP sends it again, later. */
-  public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
-    return rules.dropRandomly(runId, ports, probability);
+  public Iptables rules() {
+    return rules;
   }
 
   /**

@@ -7,7 +7,6 @@ import faultbed.faults.PreconditionFailed;
 import faultbed.faults.remote.RemoteHost;
 import faultbed.faults.remote.RemoteNodeManager;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -244,44 +243,9 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
     return Map.of("host", hostName(), "signal", "TERM");
   }
 
-  /** Where this node's network faults are made: the host's own packet filter. */
+  /** Where this node's network faults are made: the host's own packet filter and qdiscs. */
   NetworkFaults network() {
-    return new NetworkFaults() {
-      @Override
-      public String name() {
-        return "remote host " + hostName();
-      }
-
-      @Override
-      public List<Integer> reach(List<Integer> ports) {
-        return List.copyOf(ports);
-      }
-
-      @Override
-      public Installed cap(String id, List<Integer> ports, long bytesPerSecond) {
-        return shaping.cap(ports, bytesPerSecond);
-      }
-
-      @Override
-      public Installed delay(String id, List<Integer> ports, Duration delay, Duration jitter) {
-        return shaping.delay(ports, delay, jitter);
-      }
-
-      @Override
-      public Installed dropAll(String id, List<Integer> ports) {
-        return nm.dropAll(id, ports);
-      }
-
-      @Override
-      public Installed dropRst(String id, List<Integer> ports) {
-        return nm.dropRst(id, ports);
-      }
-
-      @Override
-      public Installed dropRandomly(String id, List<Integer> ports, double probability) {
-        return nm.dropRandomly(id, ports, probability);
-      }
-    };
+    return NetworkFaults.kernel("remote host " + hostName(), nm.rules(), shaping);
   }
 
   @Override
