@@ -9,6 +9,7 @@ import faultbed.harness.Cluster;
 import faultbed.harness.Clusters;
 import faultbed.harness.observe.RunListener;
 import faultbed.results.RecordStore;
+import faultbed.results.RunHistory;
 import faultbed.results.RunRecord;
 import faultbed.results.SuiteSummary;
 import faultbed.results.compare.SequentialSuite;
@@ -161,10 +162,11 @@ public final class SuiteRunner {
 
   /** The record of a run the harness could not complete: kept, so the suite's count stays honest. */
   private static RunRecord broken(RunSpec spec, Cluster cluster, Exception e) {
-    return RunRecord.builder().runId(spec.runId()).scenario(spec.scenario()).variant(spec.variant())
-        .runIndex(spec.runIndex()).seed(spec.seed()).startedAt(java.time.Instant.now().toString())
-        .cluster(cluster.info())
-        .workload(new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), 0, spec.dataSeed()))
-        .notes(List.of("harness error: " + e.getMessage())).build();
+    return new RunHistory(spec.runId(), spec.scenario(), spec.variant(), spec.runIndex(), spec.seed(),
+        java.time.Instant.now().toString())
+        .append(new RunHistory.ClusterSeen(cluster.info(), List.of()))
+        .append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
+            spec.workload().parameters(), 0, spec.dataSeed())))
+        .note("harness error: " + e.getMessage()).record();
   }
 }

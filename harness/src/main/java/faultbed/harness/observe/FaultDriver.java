@@ -9,7 +9,7 @@ import faultbed.harness.timeline.NodeStop;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline.Step;
 import faultbed.harness.timeline.Trigger;
-import faultbed.results.RunRecord.FaultEvent;
+import faultbed.results.RunHistory;
 import faultbed.results.RunRecord.NodeInfo;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +25,8 @@ import java.util.function.Supplier;
 /**
  * Drives a run's fault timeline: arms every step (its time, drawn from the run's seed, or its job
  * event), fires each on a thread of its own when due and its target plays its role, heals what
- * lasts for a while or until the job ends, and says afterwards what became of every step.
+ * lasts for a while or until the job ends, and appends each of these to the run's history as it
+ * happens.
  */
 final class FaultDriver implements AutoCloseable {
   private final Cluster cluster;
@@ -35,6 +36,7 @@ final class FaultDriver implements AutoCloseable {
   private final List<Armed> armed = new ArrayList<>();
   private final ScheduledThreadPoolExecutor injector;
   private final faultbed.harness.PinnedNodes pinned;
+  private final RunHistory history;
 
   /** One armed step of the timeline and what became of it. */
   static final class Armed {
@@ -46,8 +48,6 @@ final class FaultDriver implements AutoCloseable {
     volatile Long injectedMs;
     volatile Long healedMs;
     volatile faultbed.faults.Installed healer;
-    volatile Map<String, String> detail = Map.of();
-    volatile String error;
 
     /**
      * The node indices in the order this step prefers them when several play its role: drawn from
@@ -66,15 +66,20 @@ final class FaultDriver implements AutoCloseable {
   }
 
   FaultDriver(Cluster cluster, RunListener listener, RunSpec spec, LongSupplier nowMs,
-      faultbed.harness.PinnedNodes pinned) {
+      faultbed.harness.PinnedNodes pinned, RunHistory history) {
     this.pinned = pinned;
+    this.history = history;
     this.cluster = cluster;
     this.listener = listener;
     this.runId = spec.runId();
     this.nowMs = nowMs;
     List<Integer> nodes = cluster.nodes().stream().map(Node::index).toList();
     for (var drawn : spec.timeline().draws(spec.seed(), spec.runIndex(), nodes)) {
-      armed.add(new Armed(armed.size(), drawn.step(), drawn.scheduledMs(), drawn.preference()));
+      Armed a = new Armed(armed.size(), drawn.step(), drawn.scheduledMs(), drawn.preference());
+      armed.add(a);
+      var fault = a.step.fault();
+      history.append(new RunHistory.FaultArmed(a.order, fault.kind(), fault.target().describe(),
+          a.step.trigger().describe(), a.scheduledMs, fault.effect(), fault instanceof NodeCrash || fault instanceof NodeStop));
     }
     // A thread per step: a step waiting for its target (a role no node plays yet, or "same" as a
     // step not yet fired) must not hold up the others.
@@ -139,13 +144,13 @@ final class FaultDriver implements AutoCloseable {
       Node node;
       while ((node = resolve(a, o)) == null) {
         if (JobWatch.finished(appState.get())) {
-          a.error = "no node matched '" + a.step.fault().target().describe() + "' before the job finished";
+          failed(a, "no node matched '" + a.step.fault().target().describe() + "' before the job finished");
           return;
         }
         Thread.sleep(20);
       }
       if (!node.isUp() && a.step.fault().needsLiveNode()) {
-        a.error = "node " + node.index() + " was already down";
+        failed(a, "node " + node.index() + " was already down");
         return;
       }
       listener.phase("fault: " + a.step.fault().kind() + " node " + node.index());
@@ -155,9 +160,9 @@ final class FaultDriver implements AutoCloseable {
       // how long making it took: what stands between the step's time and its effect (SSH on remote hosts)
       Map<String, String> detail = new LinkedHashMap<>(injection.detail());
       detail.put("injectionMs", Long.toString(nowMs.getAsLong() - before));
-      a.detail = detail;
       a.healer = injection.healer();
       a.injectedMs = before;
+      history.append(new RunHistory.FaultInjected(a.order, node.index(), before, detail));
       if (a.step.fault().effect().stopsNode()) {
         pinned.stopped(node.index(), before);
       }
@@ -170,10 +175,15 @@ final class FaultDriver implements AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
-      a.error = e.getClass().getSimpleName() + ": " + e.getMessage();
+      String error = e.getClass().getSimpleName() + ": " + e.getMessage();
+      failed(a, error);
       listener.phase("fault: " + a.step.fault().kind() + (a.node == null ? "" : " node " + a.node)
-          + " not injected: " + a.error);
+          + " not injected: " + error);
     }
+  }
+
+  private void failed(Armed a, String error) {
+    history.append(new RunHistory.FaultFailed(a.order, a.node, error));
   }
 
   /** Takes a fault away (once) and notes when. */
@@ -185,9 +195,10 @@ final class FaultDriver implements AutoCloseable {
       try {
         a.healer.heal();
       } catch (RuntimeException e) {
-        a.error = "heal failed: " + e.getMessage();
+        failed(a, "heal failed: " + e.getMessage());
       }
       a.healedMs = nowMs.getAsLong();
+      history.append(new RunHistory.FaultHealed(a.order, a.healedMs));
     }
   }
 
@@ -249,7 +260,7 @@ final class FaultDriver implements AutoCloseable {
    * goes SHUTDOWN at once. Waits (bounded by expiry plus one check interval) so the record holds
    * the RM's verdict on every node a fault hit.
    */
-  void awaitNodeVerdicts(List<NodeInfo> nodes, NodeStateWatcher watcher, long expiry) throws InterruptedException {
+  void awaitNodeVerdicts(List<NodeInfo> nodes, long expiry) throws InterruptedException {
     for (Armed a : armed) {
       if (a.injectedMs == null || a.node == null) {
         continue;
@@ -262,30 +273,10 @@ final class FaultDriver implements AutoCloseable {
       String id = nodes.get(a.node).nodeId();
       long deadline = a.injectedMs + expiry + expiry / 3 + 5_000;
       listener.phase("waiting for the RM to mark node " + a.node + " " + expected);
-      while (nowMs.getAsLong() < deadline && watcher.transitions().stream()
+      while (nowMs.getAsLong() < deadline && history.transitions().stream()
           .noneMatch(t -> t.nodeId().equals(id) && expected.equals(t.to()))) {
         Thread.sleep(NodeStateWatcher.POLL_MS);
       }
     }
-  }
-
-  /** What became of every step, in timeline order; a step not injected also leaves a note saying why. */
-  List<FaultEvent> events(List<String> notes) {
-    List<FaultEvent> faults = new ArrayList<>();
-    for (Armed a : armed) {
-      Map<String, String> detail = new LinkedHashMap<>(a.detail);
-      if (a.error != null) {
-        detail.put("error", a.error);
-      }
-      if (a.injectedMs == null) {
-        notes.add("fault " + a.order + " (" + a.step.fault().kind() + ") was not injected: "
-            + (a.error != null ? a.error : "the job finished first"));
-      }
-      faults.add(new FaultEvent(a.step.fault().kind(), a.node == null ? -1 : a.node,
-          a.step.fault().target().describe(), a.step.trigger().describe(), a.scheduledMs, a.injectedMs,
-          a.step.fault() instanceof NodeCrash || a.step.fault() instanceof NodeStop ? null : a.healedMs, detail,
-          a.step.fault().effect()));
-    }
-    return faults;
   }
 }

@@ -3,6 +3,7 @@ package faultbed.harness.observe;
 import faultbed.harness.workload.SortWorkload;
 import faultbed.harness.workload.SyntheticWorkload;
 import faultbed.harness.workload.WordCountWorkload;
+import faultbed.results.RunHistory;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.NodeInfo;
@@ -104,24 +105,19 @@ public final class HistoryImport {
     boolean succeeded = "SUCCEEDED".equals(status);
     notes.add("imported from the job history file " + jhist.getFileName() + " (job \"" + info.getJobname()
         + "\"): a history file holds no faults, node states or fetch-failure reports");
-    return RunRecord.builder()
-        .runId(info.getJobId().toString())
-        .scenario(scenario)
-        .variant(variant)
-        .runIndex(runIndex)
-        .startedAt(Instant.ofEpochMilli(submit).toString())
-        .cluster(new RunRecord.ClusterInfo(BACKEND, nodes.size(), 0, 0))
-        .hadoop(settings)
-        .workload(new RunRecord.WorkloadInfo(type, parameters, inputBytes, 0))
-        .nodes(nodes)
-        .attempts(attempts)
-        .amAttempts(ams)
-        .job(new RunRecord.JobOutcome(info.getJobId().toString(), status, succeeded, submit,
+    RunHistory history = new RunHistory(info.getJobId().toString(), scenario, variant, runIndex, 0,
+        Instant.ofEpochMilli(submit).toString())
+        .append(new RunHistory.ClusterSeen(new RunRecord.ClusterInfo(BACKEND, nodes.size(), 0, 0), nodes))
+        .append(new RunHistory.Configured(settings))
+        .append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(type, parameters, inputBytes, 0)))
+        .append(new RunHistory.AttemptsRead(attempts))
+        .append(new RunHistory.AmAttemptsRead(ams))
+        .append(new RunHistory.JobEnded(new RunRecord.JobOutcome(info.getJobId().toString(), status, succeeded, submit,
             info.getFinishTime() > 0 ? info.getFinishTime() - submit : null, (int) info.getTotalMaps(),
             (int) info.getTotalReduces(), info.getErrorInfo() == null || info.getErrorInfo().isBlank() ? null
-                : info.getErrorInfo()))
-        .notes(notes)
-        .build();
+                : info.getErrorInfo())));
+    notes.forEach(history::note);
+    return history.record();
   }
 
   /** The workload type a job's name says, or null. faultbed's own runs append their scenario and run to it. */

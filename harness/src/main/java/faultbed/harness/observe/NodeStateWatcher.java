@@ -1,16 +1,16 @@
 package faultbed.harness.observe;
 
 import faultbed.results.RunRecord.NodeTransition;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Polls the ResourceManager's node states every 50 ms and keeps each change with its time, so a
- * node's LOST is placed within the poll interval of when the RM decided it.
+ * Polls the ResourceManager's node states every 50 ms and tells each change with its time to the
+ * run's history as it sees it, so a node's LOST is placed within the poll interval of when the RM
+ * decided it.
  */
 final class NodeStateWatcher implements AutoCloseable {
   static final long POLL_MS = 50;
@@ -18,15 +18,17 @@ final class NodeStateWatcher implements AutoCloseable {
   private final Supplier<Map<String, String>> states;
   private final Map<String, Integer> indexOf;
   private final LongSupplier nowMs;
-  private final List<NodeTransition> transitions = new ArrayList<>();
+  private final Consumer<NodeTransition> seen;
   private final Thread thread;
   private volatile boolean running = true;
 
   private final java.util.concurrent.atomic.AtomicInteger failedPolls = new java.util.concurrent.atomic.AtomicInteger();
   private volatile String lastFailure;
 
-  NodeStateWatcher(Supplier<Map<String, String>> states, Map<String, Integer> indexOf, LongSupplier nowMs) {
+  NodeStateWatcher(Supplier<Map<String, String>> states, Map<String, Integer> indexOf, LongSupplier nowMs,
+      Consumer<NodeTransition> seen) {
     this.states = states;
+    this.seen = seen;
     this.indexOf = indexOf;
     this.nowMs = nowMs;
     this.thread = new Thread(this::loop, "faultbed-node-states");
@@ -58,10 +60,7 @@ final class NodeStateWatcher implements AutoCloseable {
       for (var e : now.entrySet()) {
         String before = last.get(e.getKey());
         if (!e.getValue().equals(before)) {
-          synchronized (transitions) {
-            transitions.add(new NodeTransition(indexOf.getOrDefault(e.getKey(), -1), e.getKey(),
-                before, e.getValue(), t));
-          }
+          seen.accept(new NodeTransition(indexOf.getOrDefault(e.getKey(), -1), e.getKey(), before, e.getValue(), t));
         }
       }
       last = new HashMap<>(now);
@@ -85,12 +84,6 @@ final class NodeStateWatcher implements AutoCloseable {
     int n = failedPolls.get();
     return n == 0 ? null : "the ResourceManager's node states could not be read " + n + " time(s), a transition"
         + " then shows at the next poll that worked (last: " + lastFailure + ")";
-  }
-
-  List<NodeTransition> transitions() {
-    synchronized (transitions) {
-      return List.copyOf(transitions);
-    }
   }
 
   @Override

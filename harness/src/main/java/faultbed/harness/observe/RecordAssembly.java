@@ -133,13 +133,6 @@ public final class RecordAssembly {
         outcome.finishedMs(), outcome.maps(), outcome.reduces(), "output check: " + check.detail());
   }
 
-  /** The nodes as they were at the start, each with when the RM declared it LOST, if it did. */
-  static List<NodeInfo> withLost(List<NodeInfo> nodes, List<NodeTransition> transitions) {
-    return nodes.stream().map(n -> new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
-        n.cgroup(), transitions.stream().filter(t -> t.nodeId().equals(n.nodeId()) && "LOST".equals(t.to()))
-            .map(NodeTransition::atMs).findFirst().orElse(null), n.clock())).toList();
-  }
-
   /** The job state of a run whose job succeeded but whose output the check found wrong. */
   public static final String WRONG_OUTPUT = "WRONG_OUTPUT";
 

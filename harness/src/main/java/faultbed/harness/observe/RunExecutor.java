@@ -4,15 +4,14 @@ import faultbed.harness.Cluster;
 import faultbed.harness.HarnessException;
 import faultbed.harness.Node;
 import faultbed.harness.RunSpec;
+import faultbed.results.RunHistory;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.NodeInfo;
-import faultbed.results.RunRecord.NodeTransition;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,7 +26,9 @@ import org.apache.hadoop.mapreduce.Job;
  * Runs one workload under one fault timeline on a cluster and turns what happened into a
  * {@link RunRecord}. It launches the job (and its companions), lets a {@link FaultDriver} fire the
  * timeline while {@link JobWatch} follows the job and a {@link NodeStateWatcher} the RM's node
- * states, and hands the rest to {@link RecordAssembly}: history files, logs, the output check.
+ * states, each appending what it sees to the run's {@link RunHistory} as it happens, and hands the
+ * rest to {@link RecordAssembly}: history files, logs, the output check, appended as they are read.
+ * The record is the history's view ({@link RunHistory#record()}).
  */
 public final class RunExecutor {
   private static final long POLL_MS = 100;
@@ -85,9 +86,8 @@ public final class RunExecutor {
     }
   }
 
-  /** What the job did while it ran, as the harness watched it. */
+  /** What the assembly needs of the job that ran; the rest of what the harness watched is in the history. */
   private record Watched(String appId, long submitEpoch, RunRecord.JobOutcome outcome,
-      List<RunRecord.JobOutcome> companions, List<NodeTransition> transitions, FaultDriver faults,
       CompletableFuture<RunRecord.OutputCheck> outputCheck) {}
 
   /** One run's state: the cluster's nodes as the run began, its clock, its notes and its costs. */
@@ -95,9 +95,10 @@ public final class RunExecutor {
     final RunSpec spec;
     final String startedAt = Instant.now().toString();
     final long began = System.nanoTime();
+    final RunHistory history;
     // the output check, read on a thread of its own, writes its time here too
-    final Map<String, Long> harnessMs = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
-    final List<String> notes = new ArrayList<>();
+    final Map<String, Long> harnessMs;
+    final List<String> notes;
     final Configuration conf = cluster.configuration();
     final FileSystem fs;
     final NodeLocator locator;
@@ -107,6 +108,10 @@ public final class RunExecutor {
 
     Execution(RunSpec spec) throws IOException {
       this.spec = spec;
+      this.history = new RunHistory(spec.runId(), spec.scenario(), spec.variant(), spec.runIndex(), spec.seed(),
+          startedAt);
+      this.harnessMs = history.timings();
+      this.notes = history.notes();
       this.fs = FileSystem.get(conf);
       List<Node> nodes = List.copyOf(cluster.nodes());
       this.locator = new NodeLocator(nodes);
@@ -116,6 +121,7 @@ public final class RunExecutor {
         nodeInfos.add(new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
             n.cgroup(), null, n.clock()));
       }
+      history.append(new RunHistory.ClusterSeen(cluster.info(), nodeInfos));
     }
 
     /** Submits the jobs, fires the timeline and follows the job and the nodes until every job has ended. */
@@ -124,12 +130,18 @@ public final class RunExecutor {
       // the run's clock starts at submission; the driver's threads are started before it
       long[] origin = new long[1];
       LongSupplier nowMs = () -> (System.nanoTime() - origin[0]) / 1_000_000;
-      FaultDriver faults = new FaultDriver(cluster, listener, spec, nowMs, l.pinned());
+      FaultDriver faults = new FaultDriver(cluster, listener, spec, nowMs, l.pinned(), history);
       long t0 = System.nanoTime();
       origin[0] = t0;
       long submitEpoch = System.currentTimeMillis();
       JobWatch.Observed observed = new JobWatch.Observed();
-      try (faults; NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs)) {
+      history.append(new RunHistory.Configured(RecordAssembly.settingsInForce(job.getConfiguration(),
+          cluster.spec().hadoop().keySet())));
+      history.append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
+          spec.workload().parameters(), l.inputBytes(), spec.dataSeed())));
+      history.append(new RunHistory.Pinned(l.pinned().placement()));
+      try (faults; NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
+          t -> history.append(new RunHistory.NodeChanged(t)))) {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());
@@ -169,13 +181,12 @@ public final class RunExecutor {
         harnessMs.put("observedEnd", observedEnd);
         faults.jobEnded();
         listener.phase("collecting");
-        faults.awaitNodeVerdicts(nodeInfos, watcher, conf.getLong("yarn.nm.liveness-monitor.expiry-interval-ms", 600_000));
-        List<NodeTransition> transitions = watcher.transitions();
+        faults.awaitNodeVerdicts(nodeInfos, conf.getLong("yarn.nm.liveness-monitor.expiry-interval-ms", 600_000));
         if (watcher.failures() != null) {
           notes.add(watcher.failures());
         }
         RunRecord.JobOutcome outcome = JobWatch.outcome(job, conf, submitEpoch, observedEnd, notes);
-        List<RunRecord.JobOutcome> companions = new ArrayList<>();
+        history.append(new RunHistory.JobEnded(outcome));
         for (Job companion : l.companions()) {
           String companionApp = JobWatch.appIdOf(companion);
           listener.phase("waiting for companion job " + companion.getJobID());
@@ -184,11 +195,12 @@ public final class RunExecutor {
             companionDeadline.check();
             Thread.sleep(POLL_MS);
           }
-          companions.add(JobWatch.outcome(companion, conf, submitEpoch, nowMs.getAsLong(), notes));
+          history.append(new RunHistory.CompanionEnded(JobWatch.outcome(companion, conf, submitEpoch, nowMs.getAsLong(),
+              notes)));
           cluster.finished(companionApp);
         }
         cluster.finished(appId);
-        return new Watched(appId, submitEpoch, outcome, companions, transitions, faults, outputCheck);
+        return new Watched(appId, submitEpoch, outcome, outputCheck);
       }
     }
 
@@ -207,9 +219,9 @@ public final class RunExecutor {
       cluster.gatherLogs(w.appId());
       Map<Integer, Long> clocks = new HashMap<>(); // hosts' clocks ahead of the harness's, where they differ
       nodeInfos.stream().filter(n -> n.clock() != null).forEach(n -> clocks.put(n.index(), n.clock().offsetMs()));
-      RecordAssembly.History history = RecordAssembly.history(conf, job, w.submitEpoch(), locator, logDirs, clocks,
+      RecordAssembly.History written = RecordAssembly.history(conf, job, w.submitEpoch(), locator, logDirs, clocks,
           l.keptStaging(), notes);
-      RunRecord.JobOutcome outcome = history.outcome(w.outcome(), w.submitEpoch());
+      RunRecord.JobOutcome outcome = written.outcome(w.outcome(), w.submitEpoch());
       RunRecord.OutputCheck outputCheck;
       if (!outcome.succeeded()) {
         outputCheck = new RunRecord.OutputCheck("none", false, "not checked: the job did not succeed");
@@ -218,9 +230,12 @@ public final class RunExecutor {
       } else {
         outputCheck = RecordAssembly.checkOutput(spec, fs, l.dataRoot(), l.output(), job, harnessMs);
       }
-      outcome = RecordAssembly.judged(outcome, outputCheck, notes);
+      history.append(new RunHistory.OutputChecked(outputCheck));
+      history.append(new RunHistory.JobEnded(RecordAssembly.judged(outcome, outputCheck, notes)));
 
-      List<AttemptRecord> attempts = history.attempts();
+      List<AttemptRecord> attempts = written.attempts();
+      history.append(new RunHistory.AttemptsRead(attempts));
+      history.append(new RunHistory.AmAttemptsRead(written.amAttempts()));
       Map<String, String> attemptByContainer = new HashMap<>();
       Map<String, Integer> nodeOfAttempt = new HashMap<>();
       for (AttemptRecord a : attempts) {
@@ -231,28 +246,19 @@ public final class RunExecutor {
           nodeOfAttempt.put(a.attemptId(), a.node());
         }
       }
-      var fetchFailures = ShuffleLogReader.read(logDirs, w.appId(), attemptByContainer, nodeOfAttempt, w.submitEpoch(),
-          clocks);
-      var speculation = SpeculationEvidence.complete(SpeculationLogReader.read(logDirs, w.appId(), spec.speculation(),
-          nodeById, w.submitEpoch(), clocks), attempts);
-      var faultEvents = w.faults().events(notes);
+      history.append(new RunHistory.FetchFailuresRead(ShuffleLogReader.read(logDirs, w.appId(), attemptByContainer,
+          nodeOfAttempt, w.submitEpoch(), clocks)));
+      history.append(new RunHistory.SpeculationRead(SpeculationEvidence.complete(SpeculationLogReader.read(logDirs,
+          w.appId(), spec.speculation(), nodeById, w.submitEpoch(), clocks), attempts)));
+      history.append(new RunHistory.TimeScaleRead(RecordAssembly.timeScale(job.getConfiguration(),
+          cluster.spec().timeScale(), logDirs, w.appId())));
 
       fs.delete(l.output(), true);
       for (int c = 1; c <= l.companions().size(); c++) {
         fs.delete(l.output().suffix("-companion-" + c), true);
       }
       harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);
-      return RunRecord.builder().runId(spec.runId()).scenario(spec.scenario()).variant(spec.variant())
-          .runIndex(spec.runIndex()).seed(spec.seed()).startedAt(startedAt).cluster(cluster.info())
-          .hadoop(RecordAssembly.settingsInForce(job.getConfiguration(), cluster.spec().hadoop().keySet()))
-          .workload(new RunRecord.WorkloadInfo(spec.workload().type(), spec.workload().parameters(), l.inputBytes(),
-              spec.dataSeed()))
-          .nodes(RecordAssembly.withLost(nodeInfos, w.transitions())).faults(faultEvents)
-          .nodeTransitions(w.transitions()).attempts(attempts).fetchFailures(fetchFailures).job(outcome)
-          .harnessMs(harnessMs).notes(notes).speculation(speculation)
-          .timeScale(RecordAssembly.timeScale(job.getConfiguration(), cluster.spec().timeScale(), logDirs, w.appId()))
-          .companionJobs(w.companions()).amAttempts(history.amAttempts()).outputCheck(outputCheck)
-          .placement(l.pinned().placement()).build();
+      return history.record();
     }
   }
 }

@@ -12,6 +12,7 @@ import faultbed.harness.observe.RunListener;
 import faultbed.harness.timeline.FaultContext;
 import faultbed.harness.timemodel.TimeModel;
 import faultbed.harness.workload.Workload;
+import faultbed.results.RunHistory;
 import faultbed.results.RunRecord;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.NodeInfo;
@@ -337,20 +338,26 @@ final class SimCluster implements Cluster {
     if (spec.hadoop().get(STREAM) != null) {
       notes.add("simulated with random draws of its own: stream \"" + spec.hadoop().get(STREAM) + "\" (" + STREAM + ")");
     }
-    return RunRecord.builder()
-        .runId(run.runId()).scenario(run.scenario()).variant(run.variant()).runIndex(run.runIndex()).seed(run.seed())
-        .startedAt(startedAt).cluster(info()).hadoop(RecordAssembly.settingsInForce(job, spec.hadoop().keySet()))
-        .workload(new RunRecord.WorkloadInfo(run.workload().type(), run.workload().parameters(), bytes, run.dataSeed()))
-        .nodes(nodes).faults(result.faults()).nodeTransitions(result.nodeTransitions()).attempts(attempts)
-        .fetchFailures(result.fetchFailures())
-        .job(new RunRecord.JobOutcome(result.jobId(), result.jobState(), succeeded, Instant.parse(startedAt).toEpochMilli(),
-            result.completionTime() < 0 ? null
-            : result.completionTime(), run.workload().maps(), run.workload().reduces(),
-            result.diagnostics().isEmpty() ? null : String.join("\n", result.diagnostics())))
-        .harnessMs(Map.of("simulate", wallMs)).notes(notes)
-        .speculation(speculation(run, result))
-        .amAttempts(List.of(new RunRecord.AmAttempt(1, amNode, cluster.node(amNode).address(), null, 0L)))
-        .build();
+    RunHistory history = new RunHistory(run.runId(), run.scenario(), run.variant(), run.runIndex(), run.seed(),
+        startedAt)
+        .append(new RunHistory.ClusterSeen(info(), nodes))
+        .append(new RunHistory.Configured(RecordAssembly.settingsInForce(job, spec.hadoop().keySet())))
+        .append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(run.workload().type(),
+            run.workload().parameters(), bytes, run.dataSeed())));
+    result.faults().forEach(f -> history.append(new RunHistory.FaultRecorded(f)));
+    result.nodeTransitions().forEach(t -> history.append(new RunHistory.NodeChanged(t)));
+    notes.forEach(history::note);
+    return history.append(new RunHistory.AttemptsRead(attempts))
+        .append(new RunHistory.FetchFailuresRead(result.fetchFailures()))
+        .append(new RunHistory.JobEnded(new RunRecord.JobOutcome(result.jobId(), result.jobState(), succeeded,
+            Instant.parse(startedAt).toEpochMilli(), result.completionTime() < 0 ? null : result.completionTime(),
+            run.workload().maps(), run.workload().reduces(),
+            result.diagnostics().isEmpty() ? null : String.join("\n", result.diagnostics()))))
+        .append(new RunHistory.Timed("simulate", wallMs))
+        .append(new RunHistory.SpeculationRead(speculation(run, result)))
+        .append(new RunHistory.AmAttemptsRead(List.of(new RunRecord.AmAttempt(1, amNode, cluster.node(amNode).address(),
+            null, 0L))))
+        .record();
   }
 
   private static RunRecord.Speculation speculation(RunSpec run, SimulationResult result) {
