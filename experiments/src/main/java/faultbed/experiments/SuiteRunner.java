@@ -77,6 +77,7 @@ public final class SuiteRunner {
     Cluster cluster = null;
     ClusterSpec current = null;
     boolean dirty = false;
+    boolean finished = false;
     Consumer<String> log = progress::note;
     try {
       for (RunOrder.Slot slot : order.runs()) {
@@ -130,13 +131,22 @@ public final class SuiteRunner {
           break;
         }
       }
+      finished = true;
     } finally {
       if (cluster != null) {
         progress.phase("stopping the cluster");
         cluster.close();
       }
       if (!records.isEmpty()) {
-        store.writeSummary(SuiteSummary.of(records));
+        try {
+          store.writeSummary(SuiteSummary.of(records));
+        } catch (RecordStore.NotWritten e) {
+          // the summary is made again from the records by report and by --resume; what stopped the
+          // suite (the same full disk, most often) is what to say
+          if (finished) {
+            throw e;
+          }
+        }
       }
     }
     return SuiteSummary.of(records);

@@ -96,9 +96,10 @@ public final class RecordStore {
   }
 
   private Path writeAtomically(Path target, Object value) {
+    Path tmp = null;
     try {
       Files.createDirectories(dir);
-      Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+      tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
       JSON.writeValue(tmp.toFile(), value);
       try {
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -107,7 +108,38 @@ public final class RecordStore {
       }
       return target;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + target, e);
+      if (tmp != null) {
+        try {
+          Files.deleteIfExists(tmp); // a part written to a full disk is no record, and holds space
+        } catch (IOException gone) {
+          e.addSuppressed(gone);
+        }
+      }
+      throw new NotWritten(target, e);
+    }
+  }
+
+  /**
+   * A record or summary that could not be written (a full disk, say); the file it would have
+   * replaced, and every record written before, are as they were.
+   */
+  public static final class NotWritten extends UncheckedIOException {
+    private final Path target;
+
+    NotWritten(Path target, IOException cause) {
+      super("cannot write " + target + ": " + reason(cause), cause);
+      this.target = target;
+    }
+
+    public Path target() {
+      return target;
+    }
+
+    /** What the OS said ("No space left on device"), without the path it repeats. */
+    private static String reason(IOException e) {
+      String m = e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+          : e.getMessage();
+      return m == null ? e.getClass().getSimpleName() : m;
     }
   }
 }

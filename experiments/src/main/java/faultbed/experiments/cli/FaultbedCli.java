@@ -272,8 +272,18 @@ public final class FaultbedCli implements Callable<Integer> {
           done.isEmpty() ? "" : " (" + done.size() + " already recorded)", scenario.seed(), order.clusterStarts(), dir);
       RecordStore store = new RecordStore(dir);
       sequential.ifPresent(q -> console.println("faultbed: " + q.describe()));
-      SuiteSummary summary = new SuiteRunner(scenario, order, store, display, done,
-          faultbed.experiments.Provenances.here(scenarioFile), sequential.orElse(null)).run();
+      SuiteSummary summary;
+      try {
+        summary = new SuiteRunner(scenario, order, store, display, done,
+            faultbed.experiments.Provenances.here(scenarioFile), sequential.orElse(null)).run();
+      } catch (RecordStore.NotWritten e) {
+        // the records folder's disk is full, or no longer writable: the runs recorded stay, and
+        // --resume runs the rest once it is writable again
+        display.finish();
+        err.println("faultbed: --out: " + e.getMessage() + "; the " + store.list().size() + " run(s) recorded before"
+            + " it are kept: make room there and continue with --resume");
+        return MISSING_ENVIRONMENT;
+      }
       display.finish();
       if (json.enabled) {
         console.println("records: " + dir.toAbsolutePath());
