@@ -90,8 +90,7 @@ public final class Iptables {
       return () -> on.act(delete); // idempotent: a rule already gone is fine
     }
     LedgerEntry entry = entry(chain, rule, runId);
-    ledger.record(entry);
-    on.check(command("-I", chain, rule, "1"));
+    ledger.making(entry, () -> on.check(command("-I", chain, rule, "1")));
     return () -> ledger.heal(entry);
   }
 

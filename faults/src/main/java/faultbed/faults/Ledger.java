@@ -129,10 +129,41 @@ public final class Ledger implements AutoCloseable {
     return on;
   }
 
+  /**
+   * Keeps {@code entry} before the thing it names is made. Refused once the ledger is closed (the
+   * harness is stopping, its things already healed): a thing made then would be left behind.
+   */
   public synchronized void record(LedgerEntry entry) {
+    if (closed) {
+      throw new Stopping(entry);
+    }
     entries.put(entry.kind() + ":" + entry.id(), entry);
-    if (!closed) {
-      store.added(entry, List.copyOf(entries.values()));
+    store.added(entry, List.copyOf(entries.values()));
+  }
+
+  /**
+   * Records {@code entry} and makes its thing ({@code make}) under this ledger's lock, so the heal on
+   * exit (a SIGINT, say) waits for a making in progress and heals what it made, and nothing is made
+   * once it has run. Making must not take a lock that a healer of this ledger's takes first.
+   */
+  public synchronized <T> T making(LedgerEntry entry, java.util.function.Supplier<T> make) {
+    record(entry);
+    return make.get();
+  }
+
+  /** As {@link #making(LedgerEntry, java.util.function.Supplier)}, for a thing an entry already kept heals (a tc class under its root). */
+  public synchronized <T> T making(java.util.function.Supplier<T> make) {
+    if (closed) {
+      throw new Stopping(null);
+    }
+    return make.get();
+  }
+
+  /** A fault asked of a ledger already healed and closed: the harness is stopping. */
+  public static final class Stopping extends IllegalStateException {
+    Stopping(LedgerEntry entry) {
+      super("faultbed is stopping: its clean-up has run, so nothing more is made"
+          + (entry == null ? "" : " (" + entry.kind() + " " + entry.id() + ")"));
     }
   }
 
@@ -140,8 +171,11 @@ public final class Ledger implements AutoCloseable {
     return List.copyOf(entries.values());
   }
 
-  /** Heals one entry now and forgets it. */
+  /** Heals one entry now and forgets it; nothing once the ledger is closed, whose close healed it. */
   public synchronized String heal(LedgerEntry entry) {
+    if (closed) {
+      return null;
+    }
     String what = healer(entry).heal(entry, on);
     entries.remove(entry.kind() + ":" + entry.id());
     saveHealed();

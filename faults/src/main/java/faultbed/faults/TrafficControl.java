@@ -115,11 +115,15 @@ public final class TrafficControl {
   }
 
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {
-    String d = device();
-    // on this machine another harness may add a class or heal the shared root at the same moment;
-    // nothing under the lock touches the ledger, which holds its own lock while it heals the root
-    return on == Commands.local() ? MachineLock.holding("tc", () -> shapeAlone(d, ports, classSpec, leaf))
-        : shapeAlone(d, ports, classSpec, leaf);
+    // made under the ledger's lock: a heal on exit waits for this class and heals it with the root's
+    // range, and no class is made after it. On this machine another harness may add a class or heal
+    // the shared root at the same moment: the machine's tc lock, taken after the ledger's as its
+    // healer takes them, and nothing under it touches the ledger
+    return ledger.making(() -> {
+      String d = device();
+      return on == Commands.local() ? MachineLock.holding("tc", () -> shapeAlone(d, ports, classSpec, leaf))
+          : shapeAlone(d, ports, classSpec, leaf);
+    });
   }
 
   /** The device, found once; the ledger has the root's entry before any root is made on it. */

@@ -50,6 +50,8 @@ public final class FaultbedCli implements Callable<Integer> {
   static final int BAD_INPUT = 2;
   static final int MISSING_ENVIRONMENT = 3;
   static final int INTERNAL_ERROR = 4;
+  /** Stopped by SIGINT or SIGTERM while it worked, as a shell reports a command Ctrl-C ended. */
+  static final int STOPPED = 130;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -92,6 +94,13 @@ public final class FaultbedCli implements Callable<Integer> {
       return BAD_INPUT;
     });
     cli.setExecutionExceptionHandler((ex, c, parsed) -> {
+      for (Throwable t = ex; t != null; t = t.getCause()) {
+        if (t instanceof faultbed.faults.Ledger.Stopping) {
+          // Ctrl-C or a signal while a run went on: the clean-up on exit has healed what it made
+          cli.getErr().println("faultbed: stopped by a signal; what was made is healed (" + t.getMessage() + ")");
+          return STOPPED;
+        }
+      }
       cli.getErr().println("faultbed: internal error: " + ex + " (stack trace in " + InternalErrors.log(ex, args) + ")");
       return INTERNAL_ERROR;
     });
