@@ -63,6 +63,14 @@ class ScenarioTextTest {
         "the schema in faultbed-results' jar is schema/scenario.schema.json as built");
   }
 
+  /** The inventory's reader reads the schema it ships with, which is the published one. */
+  @Test
+  void theInventoryReaderReadsThePublishedSchema() throws IOException {
+    assertEquals(new ObjectMapper().readTree(Path.of("..", "schema", "inventory.schema.json").toFile()),
+        faultbed.results.Schema.load("/faultbed/schema/inventory.schema.json").json(),
+        "the inventory schema in faultbed-results' jar is schema/inventory.schema.json as built");
+  }
+
   /** The reader refuses what the description leaves out: a field of another kind, a {@code for} on a permanent one. */
   @Test
   void theReaderTakesEachKindsFieldsAndNoOthers() {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import faultbed.faults.remote.Become;
 import faultbed.faults.remote.SshTarget;
 import faultbed.harness.Inventory;
+import faultbed.results.Schema;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -24,11 +25,14 @@ import java.util.Set;
  * login (user root) or by {@code sudo -n}.
  */
 public final class InventoryParser {
-  private static final Set<String> TOP = Set.of("$schema", "name", "clientConfig", "resourceManager", "jobHistory",
-      "ssh", "nodeManagerStart", "workers");
-  private static final Set<String> SSH = Set.of("user", "port", "key", "knownHosts", "become");
-  private static final Set<String> WORKER = Set.of("name", "address", "ssh", "nodeManagerStart");
-  private static final String HOST_PORT = "[A-Za-z0-9.-]+:\\d{1,5}";
+  // the fields each object takes and the port's bounds are the published schema's
+  private static final Schema SCHEMA = Schema.load("/faultbed/schema/inventory.schema.json");
+  private static final Set<String> TOP = SCHEMA.at("").fields();
+  private static final Schema.Shape SSH = SCHEMA.at("/$defs/ssh");
+  private static final Schema.Shape WORKER = SCHEMA.at("/properties/workers/items");
+  private static final java.util.regex.Pattern HOST_PORT = SCHEMA.at("").pattern("resourceManager");
+  private static final java.util.regex.Pattern PROGRAM =
+      SCHEMA.pattern("/$defs/ssh/properties/become/oneOf/1/properties/sudo/items/pattern");
 
   private InventoryParser() {}
 
@@ -93,9 +97,9 @@ public final class InventoryParser {
     for (int i = 0; i < ws.size(); i++) {
       String at = "workers[" + i + "]";
       JsonNode w = ScenarioParser.object(ws.get(i), at);
-      ScenarioParser.onlyKnown(w, at + ".", WORKER);
+      ScenarioParser.onlyKnown(w, at + ".", WORKER.fields());
       String wname = ScenarioParser.text(w.get("name"), at + ".name");
-      if (!wname.matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+      if (!WORKER.pattern("name").matcher(wname).matches()) {
         throw new ScenarioException(at + ".name", "expected a name of letters, digits, '.', '_' or '-', got \""
             + wname + "\"");
       }
@@ -103,7 +107,7 @@ public final class InventoryParser {
         throw new ScenarioException(at + ".name", "expected a name no other worker has, got \"" + wname + "\" again");
       }
       String address = ScenarioParser.text(w.get("address"), at + ".address");
-      if (!address.matches("[A-Za-z0-9.:-]+")) {
+      if (!WORKER.pattern("address").matcher(address).matches()) {
         throw new ScenarioException(at + ".address", "expected a host name or IP address, got \"" + address + "\"");
       }
       Ssh s = ssh(w.get("ssh"), at + ".ssh", defaults, folder);
@@ -131,14 +135,15 @@ public final class InventoryParser {
       return withBecome(above);
     }
     ScenarioParser.object(n, at);
-    ScenarioParser.onlyKnown(n, at + ".", SSH);
+    ScenarioParser.onlyKnown(n, at + ".", SSH.fields());
     String user = n.has("user") ? ScenarioParser.text(n.get("user"), at + ".user") : above.user;
     if (user.isBlank()) {
       throw new ScenarioException(at + ".user", "expected a login name, got \"\"");
     }
-    long port = n.has("port") ? ScenarioParser.integer(n.get("port"), at + ".port", 1) : above.port;
-    if (port > 65535) {
-      throw new ScenarioException(at + ".port", "expected a TCP port, 1 to 65535, got " + port);
+    long port = n.has("port") ? ScenarioParser.integer(n.get("port"), at + ".port", SSH.minimum("port")) : above.port;
+    if (port > SSH.maximum("port")) {
+      throw new ScenarioException(at + ".port", "expected a TCP port, " + SSH.minimum("port") + " to "
+          + SSH.maximum("port") + ", got " + port);
     }
     Path key = n.has("key") ? path(n.get("key"), at + ".key", folder) : above.key;
     Path known = n.has("knownHosts") ? path(n.get("knownHosts"), at + ".knownHosts", folder) : above.knownHosts;
@@ -167,7 +172,7 @@ public final class InventoryParser {
       Set<String> programs = new LinkedHashSet<>();
       for (int i = 0; i < n.get("sudo").size(); i++) {
         String p = ScenarioParser.text(n.get("sudo").get(i), at + ".sudo[" + i + "]");
-        if (!p.matches("[A-Za-z0-9_./+-]+")) {
+        if (!PROGRAM.matcher(p).matches()) {
           throw new ScenarioException(at + ".sudo[" + i + "]", "expected a program name or path, got \"" + p + "\"");
         }
         programs.add(p);
@@ -197,7 +202,7 @@ public final class InventoryParser {
 
   private static String hostPort(JsonNode n, String at) {
     String v = ScenarioParser.text(n, at);
-    if (!v.matches(HOST_PORT)) {
+    if (!HOST_PORT.matcher(v).matches()) {
       throw new ScenarioException(at, "expected host:port, got \"" + v + "\"");
     }
     return v;

@@ -26,7 +26,7 @@ import faultbed.harness.workload.Workload;
 import faultbed.harness.workload.Workloads;
 import faultbed.results.Expectation;
 import faultbed.results.ScenarioFormat;
-import faultbed.results.ScenarioFormat.Shape;
+import faultbed.results.Schema.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -62,6 +62,7 @@ public final class ScenarioParser {
   private static final Shape FAULT = ScenarioFormat.at("/$defs/fault");
   private static final List<String> FAULT_KINDS = FaultKind.names();
   private static final List<String> WORKLOAD_TYPES = ScenarioFormat.at("/$defs/workload").names("type");
+  private static final Pattern VARIANT_NAME = ScenarioFormat.pattern("/properties/variants/propertyNames/pattern");
 
   private ScenarioParser() {}
 
@@ -136,7 +137,7 @@ public final class ScenarioParser {
         var e = it.next();
         String vname = e.getKey();
         String at = "variants." + name(vname);
-        if (!vname.matches("[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+        if (!VARIANT_NAME.matcher(vname).matches()) {
           throw new ScenarioException(at, "expected a variant name of letters, digits, '.', '_' or '-'");
         }
         JsonNode v = object(e.getValue(), at);

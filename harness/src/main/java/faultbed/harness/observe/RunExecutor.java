@@ -139,7 +139,6 @@ public final class RunExecutor {
           cluster.spec().hadoop().keySet())));
       history.append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
           spec.workload().parameters(), l.inputBytes(), spec.dataSeed())));
-      history.append(new RunHistory.Pinned(l.pinned().placement()));
       try (faults; NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
           t -> history.append(new RunHistory.NodeChanged(t)))) {
         listener.phase("running");
@@ -257,6 +256,8 @@ public final class RunExecutor {
       for (int c = 1; c <= l.companions().size(); c++) {
         fs.delete(l.output().suffix("-companion-" + c), true);
       }
+      // where the parts were pinned, with every move a stopped node made during the run
+      history.append(new RunHistory.Pinned(l.pinned().placement()));
       harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);
       return history.record();
     }
