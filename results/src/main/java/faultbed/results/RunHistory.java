@@ -125,12 +125,12 @@ public final class RunHistory {
     return new AbstractList<>() {
       @Override
       public String get(int index) {
-        return noted().get(index);
+        return noted(events()).get(index);
       }
 
       @Override
       public int size() {
-        return noted().size();
+        return noted(events()).size();
       }
 
       @Override
@@ -146,12 +146,12 @@ public final class RunHistory {
     return new AbstractMap<>() {
       @Override
       public Set<Entry<String, Long>> entrySet() {
-        return timed().entrySet();
+        return timed(events()).entrySet();
       }
 
       @Override
       public Long put(String phase, Long ms) {
-        Long before = timed().get(phase);
+        Long before = timed(events()).get(phase);
         append(new Timed(phase, ms));
         return before;
       }
@@ -160,7 +160,7 @@ public final class RunHistory {
 
   /** The node transitions seen so far. */
   public List<NodeTransition> transitions() {
-    return of(NodeChanged.class).stream().map(NodeChanged::transition).toList();
+    return transitions(events());
   }
 
   /**
@@ -172,13 +172,13 @@ public final class RunHistory {
     List<Event> all = events();
     Began began = last(all, Began.class);
     ClusterSeen cluster = last(all, ClusterSeen.class);
-    List<NodeTransition> transitions = transitions();
-    List<String> notes = new ArrayList<>(noted());
+    List<NodeTransition> transitions = transitions(all);
+    List<String> notes = new ArrayList<>(noted(all));
     List<FaultEvent> faults = faults(all, notes);
     var b = RunRecord.builder().runId(began.runId()).scenario(began.scenario()).variant(began.variant())
         .runIndex(began.runIndex()).seed(began.seed()).startedAt(began.startedAt())
-        .faults(faults).nodeTransitions(transitions).notes(notes).harnessMs(timed())
-        .companionJobs(of(CompanionEnded.class).stream().map(CompanionEnded::outcome).toList());
+        .faults(faults).nodeTransitions(transitions).notes(notes).harnessMs(timed(all))
+        .companionJobs(of(all, CompanionEnded.class).stream().map(CompanionEnded::outcome).toList());
     if (cluster != null) {
       b.cluster(cluster.cluster()).nodes(withLost(cluster.nodes(), transitions));
     }
@@ -238,18 +238,22 @@ public final class RunHistory {
             .map(NodeTransition::atMs).findFirst().orElse(n.lostAtMs()), n.clock())).toList();
   }
 
-  private List<String> noted() {
-    return of(Noted.class).stream().map(Noted::text).toList();
+  private static List<NodeTransition> transitions(List<Event> all) {
+    return of(all, NodeChanged.class).stream().map(NodeChanged::transition).toList();
   }
 
-  private Map<String, Long> timed() {
+  private static List<String> noted(List<Event> all) {
+    return of(all, Noted.class).stream().map(Noted::text).toList();
+  }
+
+  private static Map<String, Long> timed(List<Event> all) {
     Map<String, Long> out = new LinkedHashMap<>();
-    of(Timed.class).forEach(t -> out.put(t.phase(), t.ms()));
+    of(all, Timed.class).forEach(t -> out.put(t.phase(), t.ms()));
     return out;
   }
 
-  private <T extends Event> List<T> of(Class<T> type) {
-    return events().stream().filter(type::isInstance).map(type::cast).toList();
+  private static <T extends Event> List<T> of(List<Event> all, Class<T> type) {
+    return all.stream().filter(type::isInstance).map(type::cast).toList();
   }
 
   private static <T extends Event> T last(List<Event> all, Class<T> type) {
