@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
  * the record must hold both AM attempts and the task attempts of each, and classify must say so.
  */
 class AmCrashTest {
+  // The test command crashes a pinned AM's node and checks the same record and group
+  // (PinnedNodesClusterTest); this runs the published scenario end to end, with its delay account.
   @Test
+  @Tag("extended")
   void crashOfTheAmsNodeIsRecordedWithBothAmAttemptsAndClassifiedAsAmLost(@TempDir Path dir) throws Exception {
     Path out = dir.resolve("out");
     StringWriter err = new StringWriter();

@@ -42,6 +42,9 @@ public final class ClusterDefaults {
       conf.set("mapreduce.reduce.java.opts", heap + agent);
       conf.set("yarn.app.mapreduce.am.command-opts", heap + agent);
     }
+    // Hadoop lets ApplicationMasters hold a tenth of a queue: on a few small nodes that is one AM, so
+    // a second job (a companion, or a client's beside a run) would wait for the first to end.
+    conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
     pinnable(conf, workDir);
     spec.hadoop().forEach(conf::set);
   }

@@ -58,6 +58,7 @@ public final class RecordAssembly {
       "mapreduce.job.speculative.retry-after-no-speculate",
       "mapreduce.job.speculative.retry-after-speculate",
       "mapreduce.job.reduce.slowstart.completedmaps",
+      "yarn.scheduler.capacity.maximum-am-resource-percent",
       "yarn.app.mapreduce.am.job.node-blacklisting.enable",
       "mapreduce.job.reducer.unconditional-preempt.delay.sec",
       "mapreduce.map.memory.mb",

@@ -56,7 +56,10 @@ class ContainerClusterTest {
   }
 
   /** Frozen, and the shuffle from another node through its lossy link (rules from the host in its namespace). */
+  // The test command freezes nodes over SSH (YarnHostsTest) and loses packets on mini
+  // (OutputCheckClusterTest); Docker's pause and the loss inside a node container run with ci/extended.
   @Test
+  @Tag("extended")
   void aFrozenNodeIsPausedByDockerAndCarriesOn(ContainerCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(MAPS_DONE)
         .inject(new Freeze(Target.holdingMapOutputs().sparingApplicationMaster(), Duration.ofSeconds(5)))

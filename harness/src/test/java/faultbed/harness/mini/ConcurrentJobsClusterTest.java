@@ -17,9 +17,10 @@ class ConcurrentJobsClusterTest {
   @Test
   void theSecondJobRunsBesideTheMeasuredOneAndIsRecorded(MiniCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(
-        Workloads.sort(8L << 20).withMaps(2).withReduces(2).withConcurrentJobs(2), Timeline.none()));
+        Workloads.sort(8L << 20).withMaps(2).withReduces(1).withConcurrentJobs(2), Timeline.none()));
     assertTrue(r.job().succeeded(), r.job().toString());
     assertEquals("2", r.workload().parameters().get("concurrentJobs"));
+    assertEquals("0.5", r.hadoop().get("yarn.scheduler.capacity.maximum-am-resource-percent"), "both AMs admitted");
     assertTrue(r.outputCheck().correct(), r.outputCheck().toString());
     assertEquals(1, r.companionJobs().size());
     RunRecord.JobOutcome companion = r.companionJobs().get(0);
@@ -28,8 +29,9 @@ class ConcurrentJobsClusterTest {
     String measured = r.job().jobId().substring("job_".length());
     assertTrue(r.attempts().stream().allMatch(a -> a.attemptId().contains(measured)),
         "attempts are the measured job's");
-    // they overlapped: the companion was submitted right after and ran at the same time
-    assertTrue(companion.finishedMs() > 0 && companion.finishedMs() < 2 * r.job().finishedMs() + 30_000,
+    // they overlapped: the companion was submitted right after and ran at the same time, not once the
+    // measured job had ended (as when the queue let one ApplicationMaster run at a time)
+    assertTrue(companion.finishedMs() > 0 && companion.finishedMs() < r.job().finishedMs() * 3 / 2,
         "measured " + r.job().finishedMs() + " ms, companion " + companion.finishedMs() + " ms");
   }
 }

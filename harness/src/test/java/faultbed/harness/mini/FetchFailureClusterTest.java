@@ -66,6 +66,7 @@ class FetchFailureClusterTest {
    * have them re-run from the reports, as on a cluster of separate machines.
    */
   @Test
+  @Tag("extended") // the guard is one setting, which the test command checks in NodeCrashClusterTest's record
   void threeLostOutputsDoNotBlacklistTheWholeCluster(MiniCluster cluster, Recorder recorder) {
     RunRecord run = crashOutputHolderOnceMapsAreDone(cluster, recorder, 32L << 20, 16);
     int victim = run.faults().get(0).node();

@@ -21,6 +21,7 @@ import faultbed.results.SpeculationOutcome;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -44,24 +45,34 @@ class SpeculationClusterTest {
       .then(Trigger.at(Duration.ofSeconds(2)))
       .inject(new DiskLoad(Target.same(), 1, 1L << 20, 64L << 20, true, null));
 
-  @ParameterizedTest
-  @ValueSource(strings = {"late", "hadoop3"})
-  void speculatorRunsInTheAmAndBacksUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
-    backsUpTheStraggler(name, cluster, recorder);
+  /**
+   * Hadoop's own speculator, at time scale 0.05: the record also says how the timers were scaled and
+   * that the AM and the reducer installed the time-scale agent.
+   */
+  @Test
+  void hadoopsSpeculatorRunsInTheAmAndBacksUpTheStraggler(MiniCluster cluster, Recorder recorder) {
+    RunRecord r = backsUpTheStraggler("hadoop3", cluster, recorder);
+    assertEquals(0.05, r.timeScale().factor());
+    assertEquals("30000 ms (scaled from 600000)", r.timeScale().timers().get("yarn.nm.liveness-monitor.expiry-interval-ms"));
+    Integer installed = r.timeScale().agent().get("installed, scale 0.05");
+    assertTrue(installed != null && installed >= 2, "the AM and the reducer: " + r.timeScale().agent());
+    assertTrue(r.timeScale().agent().keySet().stream().noneMatch(l -> l.contains("NOT FOUND")),
+        r.timeScale().agent().toString());
   }
 
   /**
-   * The other policies run in the AM through the same PolicySpeculator as LATE, and their rules have
-   * unit tests of their own (schedulers module): ci/extended runs them on the cluster.
+   * faultbed's policies run in the AM through one PolicySpeculator, whose decisions and backups on a
+   * real cluster the test command shows with a user's policy (UserClasspathTest), and their rules
+   * have unit tests of their own (schedulers module): ci/extended runs them on the cluster.
    */
   @Tag("extended")
   @ParameterizedTest
-  @ValueSource(strings = {"samr", "hadoop-0.21", "base"})
+  @ValueSource(strings = {"late", "samr", "hadoop-0.21", "base"})
   void otherPoliciesRunInTheAmAndBackUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
     backsUpTheStraggler(name, cluster, recorder);
   }
 
-  private static void backsUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
+  private static RunRecord backsUpTheStraggler(String name, MiniCluster cluster, Recorder recorder) {
     // BASE sits on Hadoop's rule (a rate one standard deviation below the mean of the running tasks),
     // which on four nodes fires only once the last stragglers' rates happen to diverge; with the
     // deviation set to 0 every below-mean task is a candidate and BASE's own benefit test decides.
@@ -113,5 +124,6 @@ class SpeculationClusterTest {
       }
     }
     cluster.reset();
+    return r;
   }
 }
