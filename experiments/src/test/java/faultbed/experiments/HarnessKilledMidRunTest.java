@@ -1,5 +1,6 @@
 package faultbed.experiments;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -138,6 +139,33 @@ class HarnessKilledMidRunTest {
     }
   }
 
+  /**
+   * Ctrl-C in the middle of a run: the shutdown hooks heal what the harness made (here the
+   * simulation's working folder) and the terminal gets one line saying so, exit 130. The JVM ends
+   * once its hooks are done, before the run's own thread could say anything.
+   */
+  @Test
+  void aSigintedRunSaysSoInOneLineAndLeavesNothing(@TempDir Path dir) throws Exception {
+    Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+    Process harness = startMidRun(dir, SIMULATED, "sim");
+    String owner = "h" + harness.pid() + "-";
+    try {
+      Awaitility.await("the child harness's simulation running").atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(200)).until(() -> !simFolders(tmp, owner).isEmpty() || !harness.isAlive());
+      assertTrue(harness.isAlive(), () -> "child harness exited early: " + log(dir));
+      new ProcessBuilder("kill", "-INT", Long.toString(harness.pid())).start().waitFor();
+      assertTrue(harness.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the harness ends after a SIGINT");
+    } finally {
+      harness.destroyForcibly().waitFor();
+    }
+    assertEquals(130, harness.exitValue(), log(dir));
+    List<String> said = Files.readAllLines(dir.resolve("harness.log")).stream()
+        .filter(l -> l.startsWith("faultbed: stopped by a signal")).toList();
+    assertEquals(1, said.size(), log(dir));
+    assertTrue(said.get(0).contains("continue with --resume"), said.get(0));
+    assertTrue(simFolders(tmp, owner).isEmpty(), "the working folder is healed on the way out");
+  }
+
   private static final String SIMULATED = """
       { "name": "killed-sim", "cluster": { "backend": "sim", "nodes": 400 },
         "workload": { "type": "wordcount", "size": "12800MB", "maps": 3200, "reduces": 100 },
@@ -208,17 +236,7 @@ class HarnessKilledMidRunTest {
    */
   private static String killMidRun(Path dir, String scenarioText, String backend,
       java.util.function.Predicate<String> running) throws Exception {
-    Path scenario = dir.resolve("killed.json");
-    Files.writeString(scenario, scenarioText);
-    // its temporary files (Jetty's, for the daemons' web servers) in this JVM's temp folder, which
-    // the next start here sweeps: a SIGKILL gives no shutdown hook the chance to remove them
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "--add-opens", "java.base/java.lang=ALL-UNNAMED",
-        "-cp", System.getProperty("java.class.path"),
-        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
-        "--backend", backend));
-    Process harness = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("harness.log").toFile()).start();
+    Process harness = startMidRun(dir, scenarioText, backend);
     String owner = "h" + harness.pid() + "-";
     try {
       Awaitility.await("tasks of the child harness running").atMost(Duration.ofSeconds(180))
@@ -230,6 +248,20 @@ class HarnessKilledMidRunTest {
       harness.waitFor();
     }
     return owner;
+  }
+
+  /** A child harness running {@code scenarioText} on {@code backend}, its terminal in harness.log. */
+  private static Process startMidRun(Path dir, String scenarioText, String backend) throws IOException {
+    Path scenario = dir.resolve("killed.json");
+    Files.writeString(scenario, scenarioText);
+    // its temporary files (Jetty's, for the daemons' web servers) in this JVM's temp folder, which
+    // the next start here sweeps: a SIGKILL gives no shutdown hook the chance to remove them
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+        "-cp", System.getProperty("java.class.path"),
+        "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--out", dir.resolve("out").toString(),
+        "--backend", backend));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("harness.log").toFile()).start();
   }
 
   /** Gone, or a zombie (killed, not yet reaped by its new parent). */

@@ -34,6 +34,7 @@ public final class ToxiproxyServer implements AutoCloseable {
   /** The API port of a server inside a node's network (the node's address is its own). */
   static final int NODE_API_PORT = 8474;
   private static final Duration CONTAINER_START = Duration.ofSeconds(60);
+  private static final Duration ANSWER_WITHIN = Duration.ofSeconds(2);
 
   private final ToxiproxyClient client;
   private final String api;
@@ -207,6 +208,33 @@ public final class ToxiproxyServer implements AutoCloseable {
 
   public String api() {
     return api;
+  }
+
+  /**
+   * Empty while the server answers; otherwise one line saying it stopped. Every proxy, and so every
+   * connection the cluster makes through one, went with it.
+   */
+  public Optional<String> stopped() {
+    String why;
+    try {
+      // bounded, unlike the client's calls: a server that hangs is as gone as one that refuses
+      java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create(api + "/version").toURL().openConnection();
+      c.setConnectTimeout((int) ANSWER_WITHIN.toMillis());
+      c.setReadTimeout((int) ANSWER_WITHIN.toMillis());
+      try {
+        int code = c.getResponseCode();
+        if (code == 200) {
+          return Optional.empty();
+        }
+        why = "HTTP " + code;
+      } finally {
+        c.disconnect();
+      }
+    } catch (IOException | RuntimeException e) {
+      why = e.getMessage();
+    }
+    return Optional.of(this + " stopped answering (" + why + "): its proxies, and every connection through them,"
+        + " went with it");
   }
 
   /** Whether the server is one this JVM started (its proxies die with it), not a user's. */

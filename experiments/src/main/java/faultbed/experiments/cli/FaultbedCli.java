@@ -63,6 +63,17 @@ public final class FaultbedCli implements Callable<Integer> {
     return BAD_INPUT;
   }
 
+  private static final java.util.concurrent.atomic.AtomicBoolean STOPPED_SAID =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** The one line a signal's stop gets, whichever of the hook and the run's own thread says it first. */
+  private static void saidStopped(PrintWriter err, String what) {
+    if (STOPPED_SAID.compareAndSet(false, true)) {
+      err.println("faultbed: stopped by a signal; " + what);
+      err.flush();
+    }
+  }
+
   public static void main(String[] args) {
     System.exit(execute(args));
   }
@@ -97,7 +108,7 @@ public final class FaultbedCli implements Callable<Integer> {
       for (Throwable t = ex; t != null; t = t.getCause()) {
         if (t instanceof faultbed.faults.Ledger.Stopping) {
           // Ctrl-C or a signal while a run went on: the clean-up on exit has healed what it made
-          cli.getErr().println("faultbed: stopped by a signal; what was made is healed (" + t.getMessage() + ")");
+          saidStopped(cli.getErr(), "what was made is healed (" + t.getMessage() + ")");
           return STOPPED;
         }
       }
@@ -160,6 +171,11 @@ public final class FaultbedCli implements Callable<Integer> {
     @Override
     public Integer call() {
       PrintWriter err = spec.commandLine().getErr();
+      // Ctrl-C or a signal ends the JVM once its shutdown hooks (the ledgers' heal among them) are
+      // done, before the run's own thread can say anything: the line is said from a hook too
+      Thread stoppedLine = new Thread(() -> saidStopped(err, "healing what this run made; the runs recorded in "
+          + (out == null ? "the records folder" : out) + " are kept: continue with --resume"), "faultbed-stopped-line");
+      Runtime.getRuntime().addShutdownHook(stoppedLine);
       try (UserClasspath.Installed cp = userClasspath.install()) {
         return runScenario(err);
       } catch (UserClasspath.BadEntry e) {
@@ -169,6 +185,12 @@ public final class FaultbedCli implements Callable<Integer> {
         // what a cluster's start found missing: a host not reachable, not a NodeManager of the RM, no command to run
         err.println("faultbed: cannot run here: " + e.getMessage());
         return MISSING_ENVIRONMENT;
+      } finally {
+        try {
+          Runtime.getRuntime().removeShutdownHook(stoppedLine);
+        } catch (IllegalStateException shuttingDown) {
+          // the hook runs, or ran: the line is said once
+        }
       }
     }
 
@@ -291,6 +313,17 @@ public final class FaultbedCli implements Callable<Integer> {
         display.finish();
         err.println("faultbed: --out: " + e.getMessage() + "; the " + store.list().size() + " run(s) recorded before"
             + " it are kept: make room there and continue with --resume");
+        return MISSING_ENVIRONMENT;
+      } catch (faultbed.faults.PreconditionFailed e) {
+        // a cluster's start found something missing; once runs are recorded (it stopped in the
+        // middle: a Toxiproxy server that died, a host gone), they stay and --resume goes on
+        display.finish();
+        int kept = store.list().size();
+        if (kept == 0) {
+          throw e;
+        }
+        err.println("faultbed: cannot run here: " + e.getMessage() + "; the " + kept + " run(s) recorded before are"
+            + " kept: continue with --resume once it is back");
         return MISSING_ENVIRONMENT;
       }
       display.finish();

@@ -133,6 +133,18 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
   }
 
   @Override
+  public java.util.Optional<String> partStopped() {
+    // each node's own server, in a group of its own: a crash of the node leaves it answering
+    for (Toxiproxy p : proxies) {
+      java.util.Optional<String> stopped = p.server().stopped();
+      if (stopped.isPresent()) {
+        return stopped;
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
+  @Override
   protected String backendLabel() {
     return proxied ? backendName() + "+toxiproxy" : backendName();
   }

@@ -150,6 +150,11 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
   }
 
   @Override
+  public java.util.Optional<String> partStopped() {
+    return proxies == null ? java.util.Optional.empty() : proxies.server().stopped();
+  }
+
+  @Override
   protected String backendLabel() {
     return proxies == null ? "mini" : "mini+toxiproxy";
   }

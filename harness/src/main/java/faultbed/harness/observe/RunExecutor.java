@@ -139,8 +139,9 @@ public final class RunExecutor {
           cluster.spec().hadoop().keySet())));
       history.append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
           spec.workload().parameters(), l.inputBytes(), spec.dataSeed())));
-      try (faults; NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
-          t -> history.append(new RunHistory.NodeChanged(t)))) {
+      try (faults; PartWatch parts = new PartWatch(cluster);
+          NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
+              t -> history.append(new RunHistory.NodeChanged(t)))) {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());
@@ -166,6 +167,7 @@ public final class RunExecutor {
                 l.output(), job, harnessMs));
           }
           deadline.check();
+          stopIfAPartStopped(parts, job, nowMs);
           try {
             observed.observe(job, locator, needReducers, needMaps);
             listener.progress(job.mapProgress(), job.reduceProgress());
@@ -201,6 +203,25 @@ public final class RunExecutor {
         cluster.finished(appId);
         return new Watched(appId, submitEpoch, outcome, outputCheck);
       }
+    }
+
+    /**
+     * Ends the run when a part the cluster runs beside its nodes stopped: nothing measured after that
+     * would be the fault's doing. The job is killed, the faults healed on the way out, and the
+     * suite told why (it records the run as one the harness could not complete).
+     */
+    private void stopIfAPartStopped(PartWatch parts, Job job, LongSupplier nowMs) {
+      parts.stopped().ifPresent(why -> {
+        String killed;
+        try {
+          job.killJob();
+          killed = "its job killed";
+        } catch (IOException | RuntimeException e) {
+          killed = "its job could not be killed (" + e.getMessage() + ")";
+        }
+        throw new HarnessException(why + "; run " + spec.runId() + " ended " + nowMs.getAsLong() / 1000 + " s in, "
+            + killed);
+      });
     }
 
     /** Whether the job's output is committed; a NameNode that does not answer now is asked again later. */
