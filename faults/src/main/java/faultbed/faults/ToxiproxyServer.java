@@ -64,13 +64,8 @@ public final class ToxiproxyServer implements AutoCloseable {
   public static Optional<String> unavailable(String url) {
     String resolved = resolve(url);
     if (resolved != null) {
-      try {
-        client(resolved).version();
-        return Optional.empty();
-      } catch (IOException | RuntimeException e) {
-        return Optional.of("the Toxiproxy server at " + resolved + " does not answer (" + e.getMessage()
-            + "): start it (toxiproxy-server) or fix the address");
-      }
+      return notAnswering(resolved).map(why -> "the Toxiproxy server at " + resolved + " does not answer (" + why
+          + "): start it (toxiproxy-server) or fix the address");
     }
     if (dockerRuns()) {
       return Optional.empty();
@@ -215,26 +210,25 @@ public final class ToxiproxyServer implements AutoCloseable {
    * connection the cluster makes through one, went with it.
    */
   public Optional<String> stopped() {
-    String why;
+    return notAnswering(api).map(why -> this + " stopped answering (" + why + "): its proxies, and every connection"
+        + " through them, went with it");
+  }
+
+  /** Empty if the server at {@code api} answers within a bound (the client's calls have none); else why not. */
+  private static Optional<String> notAnswering(String api) {
     try {
-      // bounded, unlike the client's calls: a server that hangs is as gone as one that refuses
       java.net.HttpURLConnection c = (java.net.HttpURLConnection) URI.create(api + "/version").toURL().openConnection();
       c.setConnectTimeout((int) ANSWER_WITHIN.toMillis());
       c.setReadTimeout((int) ANSWER_WITHIN.toMillis());
       try {
         int code = c.getResponseCode();
-        if (code == 200) {
-          return Optional.empty();
-        }
-        why = "HTTP " + code;
+        return code == 200 ? Optional.empty() : Optional.of("HTTP " + code);
       } finally {
         c.disconnect();
       }
     } catch (IOException | RuntimeException e) {
-      why = e.getMessage();
+      return Optional.of(String.valueOf(e.getMessage()));
     }
-    return Optional.of(this + " stopped answering (" + why + "): its proxies, and every connection through them,"
-        + " went with it");
   }
 
   /** Whether the server is one this JVM started (its proxies die with it), not a user's. */
