@@ -282,6 +282,23 @@ public final class Ledger implements AutoCloseable {
     return live;
   }
 
+  /**
+   * How many things of each kind faultbed made are on this machine now, whoever made them and whether
+   * or not their harness still runs (a kind that cannot be listed here, such as iptables without
+   * root, is left out): what a long suite must not accumulate.
+   */
+  public static Map<String, Integer> present() {
+    Map<String, Integer> counts = new java.util.TreeMap<>();
+    for (Healer h : HEALERS.values()) {
+      try {
+        counts.put(h.kind(), h.findAll().size());
+      } catch (RuntimeException notAllowed) {
+        // listed by whoever may
+      }
+    }
+    return counts;
+  }
+
   /** What {@link #healOrphans()} would remove, without removing it. */
   public static List<String> orphans() {
     return sweep(false);

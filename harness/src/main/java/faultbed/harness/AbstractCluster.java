@@ -35,6 +35,8 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   private boolean closed;
   private boolean labelled; // a run's pinned parts left labels on nodes
 
+  private final List<String> recordedApps = new ArrayList<>();
+
   protected AbstractCluster(ClusterSpec spec, Ledger ledger, Path workDir) {
     this.spec = spec;
     this.ledger = ledger;
@@ -168,8 +170,41 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
     return PinnedNodes.choose(parts, spec.slotsPerNode(), nodes(), rm, seed, reduces);
   }
 
+  /** Kept until the next run or reset, so that the last run's logs and history can still be read. */
+  @Override
+  public final synchronized void recorded(String applicationId) {
+    if (!applicationId.matches("application_\\d+_\\d+")) {
+      throw new IllegalArgumentException("not an application id: " + applicationId);
+    }
+    recordedApps.add(applicationId);
+  }
+
+  private synchronized void forgetRecorded() {
+    recordedApps.forEach(this::forget);
+    recordedApps.clear();
+  }
+
+  /** Deletes what the cluster kept of a recorded application: its container logs and history files. */
+  protected void forget(String applicationId) {
+    forgetLogs(applicationId);
+    faultbed.harness.observe.HistoryReader.forget(configuration(), applicationId.replaceFirst("^application_", "job_"));
+  }
+
+  /** Deletes the application's container log folders from every node's log folders on this machine. */
+  protected final void forgetLogs(String applicationId) {
+    for (N n : nodes()) {
+      for (String dir : n.logDirs()) {
+        Path app = Path.of(dir, applicationId);
+        if (Files.isDirectory(app)) {
+          org.apache.hadoop.fs.FileUtil.fullyDelete(app.toFile());
+        }
+      }
+    }
+  }
+
   @Override
   public RunRecord run(RunSpec run) {
+    forgetRecorded();
     return new RunExecutor(this, listener).execute(run);
   }
 
@@ -181,6 +216,7 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
    */
   @Override
   public void reset() {
+    forgetRecorded();
     List<N> restarted = new ArrayList<>();
     for (N node : nodes()) {
       node.resumeHeartbeats();

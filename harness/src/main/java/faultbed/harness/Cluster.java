@@ -63,6 +63,15 @@ public interface Cluster extends AutoCloseable {
   default void gatherLogs(String applicationId) {}
 
   /**
+   * The record of {@code applicationId}'s job is assembled: what the cluster kept of the job only so
+   * that the record could be read (its container logs where the harness reads them; on a cluster of
+   * faultbed's own, its history files) goes at the next run or reset (until then the last run's can
+   * still be read), so that a long suite's disk, NameNode and history listing stay as they were. A
+   * no-op where nothing is kept.
+   */
+  default void recorded(String applicationId) {}
+
+  /**
    * A job of the harness runs on the cluster from now until {@link #finished}: a backend whose
    * cluster outlives the harness writes it down, so that a job a killed harness left running is
    * killed at the next start. A no-op where the cluster dies with the harness.

@@ -45,6 +45,12 @@ public final class ClusterDefaults {
     // Hadoop lets ApplicationMasters hold a tenth of a queue: on a few small nodes that is one AM, so
     // a second job (a companion, or a client's beside a run) would wait for the first to end.
     conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "0.5");
+    // A suite of a thousand jobs on a cluster that lives in the harness's JVM: the RM keeps 1,000
+    // finished applications and the history server 20,000 jobs' entries by default, so the heap would
+    // grow for the whole suite; a run reads only its own job, while it runs.
+    conf.setInt(YarnConfiguration.RM_MAX_COMPLETED_APPLICATIONS, 20);
+    conf.setInt(YarnConfiguration.RM_STATE_STORE_MAX_COMPLETED_APPLICATIONS, 20);
+    conf.setInt("mapreduce.jobhistory.joblist.cache.size", 20);
     pinnable(conf, workDir);
     spec.hadoop().forEach(conf::set);
   }

@@ -44,6 +44,9 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
   private final faultbed.faults.Toxiproxy proxies; // null on the kernel backend
   private final String frontsId;
 
+  /** Each node's NodeManager bean, unregistered when the NodeManager is replaced or stopped. */
+  private final Map<Integer, javax.management.ObjectName> beans = new java.util.concurrent.ConcurrentHashMap<>();
+
   private MiniCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
     super(spec, ledger, workDir);
     if (spec.network().isToxiproxy()) {
@@ -67,7 +70,14 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     conf.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
     System.setProperty("test.build.data", workDir.resolve("yarn").toString());
     mr = new MiniMRYarnCluster("faultbed", spec.nodes());
-    mr.init(conf);
+    java.util.Set<javax.management.ObjectName> beansBefore = NodeManagerBeans.present();
+    mr.init(conf); // initialises the NodeManagers one after the other, node 0 first
+    List<javax.management.ObjectName> nodeBeans = NodeManagerBeans.since(beansBefore);
+    if (nodeBeans.size() == spec.nodes()) {
+      for (int i = 0; i < spec.nodes(); i++) {
+        beans.put(i, nodeBeans.get(i));
+      }
+    }
     mr.start();
     ResourceTrackerLink rmLink = new ResourceTrackerLink(resourceManager());
     resourceManagerUp(rmLink);
@@ -137,7 +147,11 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
 
   @Override
   public Configuration configuration() {
-    return new Configuration(mr.getConfig());
+    Configuration conf = new Configuration(mr.getConfig());
+    // MiniMRYarnCluster sets some job settings of its own over what it was given (small jobs never
+    // run inside their AM, for one): the scenario's settings are the ones in force
+    spec.hadoop().forEach(conf::set);
+    return conf;
   }
 
   public ResourceManager resourceManager() {
@@ -170,13 +184,31 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     int generation = node.generation() + 1;
     Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-g" + generation).create();
     int deadShufflePort = node.shufflePort();
+    java.util.Set<javax.management.ObjectName> beansBefore = NodeManagerBeans.present();
     NodeManager fresh = startReplacement(node.index(), generation);
+    List<javax.management.ObjectName> freshBean = NodeManagerBeans.since(beansBefore);
+    NodeManagerBeans.unregister(freshBean.size() == 1 ? beans.put(node.index(), freshBean.get(0)) : beans.remove(node.index()));
     if (proxies != null) {
       proxies.unfront(deadShufflePort);
     }
     node.replace(fresh, group);
     attachExecutor(node, fresh);
     setNodeManagerSlot(node.index(), fresh);
+    // the generation before the one that just died is long stopped, its runs recorded: its folders go,
+    // so that a suite of many crashes keeps two generations' folders per slot, not all of them
+    deleteGeneration(node.index(), generation - 2);
+  }
+
+  private void deleteGeneration(int index, int generation) {
+    if (generation < 1) {
+      return; // generation 0's folders are MiniYARNCluster's own
+    }
+    for (String type : List.of("local", "log")) {
+      for (int i = 0; i < 4; i++) {
+        org.apache.hadoop.fs.FileUtil.fullyDelete(
+            workDir.resolve("nodes").resolve("nm-" + index + "-g" + generation + "-" + type + "_" + i).toFile());
+      }
+    }
   }
 
   @Override
@@ -255,6 +287,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
           .map(n -> CompletableFuture.runAsync(() -> n.nodeManager().stop()))
           .toArray(CompletableFuture[]::new)).join();
       mr.stop();
+      beans.values().forEach(NodeManagerBeans::unregister);
       dfs.shutdown();
     } finally {
       if (proxies != null) {

@@ -38,7 +38,7 @@ import org.apache.hadoop.mapreduce.v2.jobhistory.JobHistoryUtils;
 import org.awaitility.Awaitility;
 
 /** Reads a finished job's history file: the authoritative list of task attempts and their times. */
-final class HistoryReader {
+public final class HistoryReader {
   private HistoryReader() {}
 
   /**
@@ -122,10 +122,7 @@ final class HistoryReader {
   static Parsed read(Configuration conf, JobID jobId, Duration wait) {
     try {
       FileSystem fs = FileSystem.get(conf);
-      List<Path> roots = List.of(
-          new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf)),
-          new Path(conf.get(JHAdminConfig.MR_HISTORY_DONE_DIR,
-              JobHistoryUtils.getConfiguredHistoryServerDoneDirPrefix(conf))));
+      List<Path> roots = roots(conf);
       Path[] found = new Path[1];
       Awaitility.await("history file of " + jobId).atMost(wait).pollInterval(Duration.ofMillis(200))
           .ignoreExceptions().until(() -> (found[0] = find(fs, roots, jobId.toString()).orElse(null)) != null);
@@ -140,6 +137,45 @@ final class HistoryReader {
     }
   }
 
+  /** Whether a history folder's file is job {@code jobId}'s (not job_..._10000's for job_..._1000). */
+  private static boolean ofJob(String fileName, String jobId) {
+    return fileName.startsWith(jobId) && fileName.length() > jobId.length() && !Character.isDigit(fileName.charAt(jobId.length()));
+  }
+
+  /**
+   * Deletes job {@code jobId}'s files (history, configuration, summary) from the history folders once
+   * its record is read, on a cluster of faultbed's own: each job leaves a few hundred kilobytes there
+   * that the history server would keep for a week, and {@link #read} lists those folders.
+   */
+  public static void forget(Configuration conf, String jobId) {
+    try {
+      FileSystem fs = FileSystem.get(conf);
+      for (Path root : roots(conf)) {
+        if (!fs.exists(root)) {
+          continue;
+        }
+        List<Path> files = new java.util.ArrayList<>();
+        RemoteIterator<LocatedFileStatus> it = fs.listFiles(root, true);
+        while (it.hasNext()) {
+          Path p = it.next().getPath();
+          if (ofJob(p.getName(), jobId)) {
+            files.add(p);
+          }
+        }
+        for (Path p : files) {
+          fs.delete(p, false);
+        }
+      }
+    } catch (IOException e) {
+      throw new HarnessException("cannot delete the history files of " + jobId, e);
+    }
+  }
+
+  private static List<Path> roots(Configuration conf) {
+    return List.of(new Path(JobHistoryUtils.getConfiguredHistoryIntermediateDoneDirPrefix(conf)),
+        new Path(conf.get(JHAdminConfig.MR_HISTORY_DONE_DIR, JobHistoryUtils.getConfiguredHistoryServerDoneDirPrefix(conf))));
+  }
+
   private static Optional<Path> find(FileSystem fs, List<Path> roots, String jobId) throws IOException {
     for (Path root : roots) {
       if (!fs.exists(root)) {
@@ -148,7 +184,7 @@ final class HistoryReader {
       RemoteIterator<LocatedFileStatus> it = fs.listFiles(root, true);
       while (it.hasNext()) {
         Path p = it.next().getPath();
-        if (p.getName().startsWith(jobId) && p.getName().endsWith(".jhist")) {
+        if (ofJob(p.getName(), jobId) && p.getName().endsWith(".jhist")) {
           return Optional.of(p);
         }
       }

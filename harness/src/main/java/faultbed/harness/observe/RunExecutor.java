@@ -277,6 +277,10 @@ public final class RunExecutor {
       for (int c = 1; c <= l.companions().size(); c++) {
         fs.delete(l.output().suffix("-companion-" + c), true);
       }
+      cluster.recorded(w.appId());
+      for (Job companion : l.companions()) {
+        cluster.recorded(JobWatch.appIdOf(companion));
+      }
       // where the parts were pinned, with every move a stopped node made during the run
       history.append(new RunHistory.Pinned(l.pinned().placement()));
       harnessMs.put("total", (System.nanoTime() - began) / 1_000_000);

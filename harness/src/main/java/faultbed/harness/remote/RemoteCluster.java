@@ -421,6 +421,12 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
     ledger.heal(YarnApplications.entry(rm.url(), applicationId, applicationId));
   }
 
+  /** The logs' copies on this machine go; the cluster's history, the user's, stays. */
+  @Override
+  protected void forget(String applicationId) {
+    forgetLogs(applicationId);
+  }
+
   @Override
   public void gatherLogs(String applicationId) {
     if (!applicationId.matches("application_\\d+_\\d+")) {
