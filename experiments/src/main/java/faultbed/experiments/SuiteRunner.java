@@ -96,27 +96,35 @@ public final class SuiteRunner {
           cluster.close();
           cluster = null;
         }
+        RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
+            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned());
+        HarnessException warmupBroke = null;
         if (cluster == null) {
           progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
           cluster = Clusters.start(v.cluster(), log);
           cluster.listen(progress);
           current = v.cluster();
           dirty = false;
-          for (int w = 0; w < scenario.warmupRuns(); w++) {
-            progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
-            cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
-                v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation(), v.jobLimit()));
-            cluster.reset();
+          try {
+            for (int w = 0; w < scenario.warmupRuns(); w++) {
+              progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
+              cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
+                  v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation(), v.jobLimit()));
+              cluster.reset();
+            }
+          } catch (HarnessException e) {
+            warmupBroke = e; // breaks the run it was for, which is recorded so, as a run that breaks is
           }
         } else if (dirty) {
           progress.phase("resetting the cluster");
           cluster.reset();
         }
-        RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned());
         progress.runStarting(records.size(), total, spec.runId());
         RunRecord record;
         try {
+          if (warmupBroke != null) {
+            throw new HarnessException("its cluster's warm-up run: " + warmupBroke.getMessage(), warmupBroke);
+          }
           record = cluster.run(spec).inBlock(slot.block()).withProvenance(provenance);
           dirty = true;
         } catch (HarnessException e) {

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,11 +26,15 @@ import org.junit.jupiter.api.io.TempDir;
  * harness sees it stop within seconds, kills the job, heals what the run made, records the run as one
  * it could not complete with the reason, and the suite stops with one line saying the server does
  * not answer (exit 3), instead of the job hanging until its limit. Nothing is left on the machine.
+ * Killed during the cluster's unrecorded warm-up run, the same: the run it was for is recorded as
+ * broken by it.
  */
 @org.junit.jupiter.api.Tag("extended") // a cluster start and a run of its own, about a minute
 class ToxiproxyKilledTest {
-  @Test
-  void aKilledServerEndsTheRunWithItsReasonAndTheSuiteWithOneLine(@TempDir Path dir) throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest(name = "killed during a warm-up: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void aKilledServerEndsTheRunWithItsReasonAndTheSuiteWithOneLine(boolean duringWarmup, @TempDir Path dir)
+      throws Exception {
     Path program = ToxiproxyServer.program().orElse(null);
     assumeTrue(program != null, ToxiproxyServer.programMissing());
     int port;
@@ -50,8 +53,8 @@ class ToxiproxyKilledTest {
       Path scenario = Files.writeString(dir.resolve("killed.json"), """
           { "name": "toxiproxy-killed", "cluster": { "nodes": 2, "network": { "toxiproxy": "%s" } },
             "workload": { "type": "synthetic", "maps": 2, "reduces": 1, "mapTime": "40s" },
-            "seed": 1, "runs": 2 }
-          """.formatted(api));
+            "seed": 1, "runs": 2, "warmup": %d }
+          """.formatted(api, duringWarmup ? 1 : 0));
       Path out = dir.resolve("out");
       CompletableFuture<ScenarioValidationTest.Result> suite = CompletableFuture.supplyAsync(
           () -> ScenarioValidationTest.cli("run", scenario.toString(), "--out", out.toString()));
@@ -75,7 +78,8 @@ class ToxiproxyKilledTest {
       assertEquals(1, runs.size(), "the run the server died in is recorded, and no other started");
       RunRecord broken = runs.get(0);
       assertTrue(broken.notes().stream().anyMatch(n -> n.contains("Toxiproxy at " + api + " stopped answering")
-          && n.contains("its job killed")), broken.notes().toString());
+          && n.contains("its job killed") && n.contains("its cluster's warm-up run") == duringWarmup),
+          broken.notes().toString());
 
       ScenarioValidationTest.Result doctor = ScenarioValidationTest.cli("doctor");
       assertEquals(0, doctor.code(), "nothing left: " + doctor.out() + doctor.err());

@@ -60,6 +60,24 @@ class RemoteHostTest {
 
   @Test
   void probesAndActionsRunOnTheHostItself() {
+    List<String> logged = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    org.apache.log4j.Logger commands = org.apache.log4j.Logger.getLogger("faultbed.hosts");
+    org.apache.log4j.AppenderSkeleton capture = new org.apache.log4j.AppenderSkeleton() {
+      @Override
+      protected void append(org.apache.log4j.spi.LoggingEvent e) {
+        logged.add(e.getRenderedMessage());
+      }
+
+      @Override
+      public void close() {}
+
+      @Override
+      public boolean requiresLayout() {
+        return false;
+      }
+    };
+    commands.setLevel(org.apache.log4j.Level.INFO);
+    commands.addAppender(capture);
     try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
       // the host's own network: its address on eth0, which the machine running the test lacks
       RemoteHost.Result addr = remote.probe(List.of("ip", "-4", "-o", "addr", "show", "dev", "eth0"));
@@ -76,7 +94,16 @@ class RemoteHostTest {
       RemoteHost.Result failed = remote.act(List.of("ls", dir.resolve("none").toString()));
       assertFalse(failed.ok());
       assertTrue(failed.err().contains("No such file"), failed.toString());
+    } finally {
+      commands.removeAppender(capture);
     }
+    // every command run on the host is in the log, as run, with how it ended
+    assertTrue(logged.stream().anyMatch(l -> l.startsWith("w0 (root@" + host.node().address() + "): id -un: exit 0 in ")),
+        String.join("\n", logged));
+    assertTrue(logged.stream().anyMatch(l -> l.contains(": iptables -A INPUT -p tcp --dport 9 -j DROP") && l.contains(": exit 0 in ")),
+        String.join("\n", logged));
+    assertTrue(logged.stream().anyMatch(l -> l.contains(": ls " + dir.resolve("none")) && l.contains(": exit 2 in ")),
+        String.join("\n", logged));
   }
 
   /**

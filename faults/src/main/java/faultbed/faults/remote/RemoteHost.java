@@ -31,6 +31,9 @@ import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
  * refused, as OpenSSH's strict checking does.
  */
 public final class RemoteHost implements Commands, AutoCloseable {
+  /** Every command run on a host, as run (with sudo where it needs root), how it ended and how long it took. */
+  public static final org.slf4j.Logger COMMANDS = org.slf4j.LoggerFactory.getLogger("faultbed.hosts");
+
   /** Channels open at once on one host's connection: under OpenSSH's default MaxSessions of 10. */
   static final int CHANNELS = 8;
 
@@ -222,18 +225,25 @@ public final class RemoteHost implements Commands, AutoCloseable {
 
   private int run(List<String> argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
     String command = quote(argv);
+    long began = System.nanoTime();
+    String ended = "did not run";
     acquire(command);
     try (ChannelExec channel = opened(command, out, err)) {
       Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
       if (events.contains(ClientChannelEvent.TIMEOUT)) {
+        ended = "did not end within " + timeout;
         throw new IllegalStateException("host " + target.name() + ": " + command + " did not end within " + timeout);
       }
       Integer code = channel.getExitStatus();
+      ended = "exit " + (code == null ? "unknown" : code);
       return code == null ? -1 : code;
     } catch (IOException e) {
+      ended = "could not run: " + oneLine(e);
       throw new IllegalStateException("host " + target.name() + ": " + command + " could not run: " + oneLine(e), e);
     } finally {
       channels.release();
+      COMMANDS.info("{} ({}@{}): {}: {} in {} ms", target.name(), target.user(), target.address(), command, ended,
+          (System.nanoTime() - began) / 1_000_000);
     }
   }
 

@@ -118,20 +118,27 @@ public final class HistoryReader {
     return parsed;
   }
 
-  /** Finds the job's .jhist in the intermediate or final done folders, waiting for the AM to move it there. */
-  static Parsed read(Configuration conf, JobID jobId, Duration wait) {
+  /**
+   * Finds the job's .jhist in the intermediate or final done folders, waiting up to {@code wait} for
+   * the AM to move it there; empty if none came (an AM that never ran, or died, writes none there).
+   */
+  static Optional<Parsed> read(Configuration conf, JobID jobId, Duration wait) {
     try {
       FileSystem fs = FileSystem.get(conf);
       List<Path> roots = roots(conf);
       Path[] found = new Path[1];
-      Awaitility.await("history file of " + jobId).atMost(wait).pollInterval(Duration.ofMillis(200))
-          .ignoreExceptions().until(() -> (found[0] = find(fs, roots, jobId.toString()).orElse(null)) != null);
+      try {
+        Awaitility.await("history file of " + jobId).atMost(wait).pollInterval(Duration.ofMillis(200))
+            .ignoreExceptions().until(() -> (found[0] = find(fs, roots, jobId.toString()).orElse(null)) != null);
+      } catch (org.awaitility.core.ConditionTimeoutException none) {
+        return Optional.empty();
+      }
       Parser parser = new Parser(fs, found[0]);
       Parsed parsed = parser.parsed();
       if (parser.getParseException() != null) {
         throw new HarnessException("history file " + found[0] + " is incomplete", parser.getParseException());
       }
-      return parsed;
+      return Optional.of(parsed);
     } catch (IOException e) {
       throw new HarnessException("cannot read the history of " + jobId, e);
     }

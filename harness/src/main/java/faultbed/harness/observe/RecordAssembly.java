@@ -1,5 +1,6 @@
 package faultbed.harness.observe;
 
+import faultbed.harness.HarnessException;
 import faultbed.harness.RunSpec;
 import faultbed.harness.timescale.TimeScaleAgent;
 import faultbed.results.RunRecord;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -86,6 +88,9 @@ public final class RecordAssembly {
      * end, which the last AM wrote on its host's clock, on the harness's.
      */
     RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch) {
+      if (last == null) {
+        return client;
+      }
       return new RunRecord.JobOutcome(client.jobId(), last.getJobStatus(), "SUCCEEDED".equals(last.getJobStatus()),
           submitEpoch, last.getFinishTime() > 0 ? last.getFinishTime() - lastAmClock - submitEpoch : client.finishedMs(),
           (int) last.getTotalMaps(), (int) last.getTotalReduces(), client.diagnostics());
@@ -96,10 +101,24 @@ public final class RecordAssembly {
    * The job's history from every AM attempt. {@code clocks}: each node's host clock against the
    * harness's, where they differ (remote hosts); times go on the harness's clock.
    */
-  static History history(Configuration conf, Job job, long submitEpoch, NodeLocator locator,
-      Map<Integer, List<String>> logDirs, Map<Integer, Long> clocks, boolean keptStaging, List<String> notes)
-      throws IOException {
-    HistoryReader.Parsed last = HistoryReader.read(conf, job.getJobID(), Duration.ofSeconds(60));
+  static History history(Configuration conf, Job job, RunRecord.JobOutcome client, long submitEpoch,
+      NodeLocator locator, Map<Integer, List<String>> logDirs, Map<Integer, Long> clocks, boolean keptStaging,
+      List<String> notes) throws IOException {
+    // a job that failed may have had no AM that wrote a history (none started): it is not waited for long
+    Optional<HistoryReader.Parsed> written = HistoryReader.read(conf, job.getJobID(),
+        Duration.ofSeconds(client.succeeded() ? 60 : 10));
+    if (written.isEmpty()) {
+      if (client.succeeded()) {
+        throw new HarnessException("job " + job.getJobID() + " succeeded, but no history file of it came within 60 s");
+      }
+      notes.add("no history file: no ApplicationMaster of the job wrote one (" + client.diagnostics()
+          + "); the job's outcome is the ResourceManager's, and no attempt is known");
+      // reads no attempt's; deletes the staging folder kept for them
+      HistoryReader.earlierAttempts(conf, job.getConfiguration().get(MRJobConfig.MAPREDUCE_JOB_DIR), job.getJobID(), 1,
+          keptStaging, notes);
+      return new History(null, List.of(), List.of(), 0);
+    }
+    HistoryReader.Parsed last = written.get();
     java.util.function.Function<Integer, Long> clockOfNode = node -> clocks.getOrDefault(node, 0L);
     List<RunRecord.AmAttempt> amAttempts = AmLogs.complete(HistoryReader.amAttempts(last.info(), submitEpoch, locator,
         clockOfNode), logDirs, JobWatch.appIdOf(job), submitEpoch, clocks);

@@ -239,7 +239,7 @@ public final class RunExecutor {
       cluster.gatherLogs(w.appId());
       Map<Integer, Long> clocks = new HashMap<>(); // hosts' clocks ahead of the harness's, where they differ
       nodeInfos.stream().filter(n -> n.clock() != null).forEach(n -> clocks.put(n.index(), n.clock().offsetMs()));
-      RecordAssembly.History written = RecordAssembly.history(conf, job, w.submitEpoch(), locator, logDirs, clocks,
+      RecordAssembly.History written = RecordAssembly.history(conf, job, w.outcome(), w.submitEpoch(), locator, logDirs, clocks,
           l.keptStaging(), notes);
       RunRecord.JobOutcome outcome = written.outcome(w.outcome(), w.submitEpoch());
       RunRecord.OutputCheck outputCheck;
