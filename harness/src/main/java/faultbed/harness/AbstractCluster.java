@@ -114,6 +114,9 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
    */
   protected void reportNow(N node) {}
 
+  /** Checkpoints the cluster's NameNode between runs where faultbed runs it ({@code NameNodeCheckpoint}). */
+  protected void checkpointNameNode() {}
+
   /** Stops every node and daemon the backend started; the ledger heals the rest afterwards. */
   protected abstract void stop();
 
@@ -217,6 +220,7 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
   @Override
   public void reset() {
     forgetRecorded();
+    checkpointNameNode();
     List<N> restarted = new ArrayList<>();
     for (N node : nodes()) {
       node.resumeHeartbeats();

@@ -69,6 +69,7 @@ public final class HarnessDaemons {
     conf.setInt("dfs.namenode.safemode.extension", 0);
     // Hadoop's default where a node can take its DataNode down with it: no block lives only there
     conf.setInt("dfs.replication", Math.min(3, spec.nodes()));
+    NameNodeCheckpoint.configure(conf);
     ClusterDefaults.apply(conf, spec, workDir);
     NameNode.format(conf);
     nameNode = NameNode.createNameNode(new String[0], conf);
@@ -229,5 +230,10 @@ public final class HarnessDaemons {
     yarn.stop();
     nameNode.stop();
     nameNode.join();
+  }
+
+  /** Checkpoints the NameNode between runs ({@link NameNodeCheckpoint}). */
+  public void checkpointNameNode() {
+    NameNodeCheckpoint.save(nameNode);
   }
 }

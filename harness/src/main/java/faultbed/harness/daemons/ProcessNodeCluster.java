@@ -171,4 +171,9 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
   public Configuration configuration() {
     return daemons.client();
   }
+
+  @Override
+  protected void checkpointNameNode() {
+    daemons.checkpointNameNode();
+  }
 }

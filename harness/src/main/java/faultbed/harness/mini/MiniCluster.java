@@ -122,6 +122,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     // until a node is LOST. Off, as if each dead node were a machine of its own; a scenario may
     // turn it back on.
     conf.setBoolean("yarn.app.mapreduce.am.job.node-blacklisting.enable", false);
+    faultbed.harness.daemons.NameNodeCheckpoint.configure(conf);
     faultbed.harness.ClusterDefaults.apply(conf, spec, workDir);
     return conf;
   }
@@ -209,6 +210,11 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
             workDir.resolve("nodes").resolve("nm-" + index + "-g" + generation + "-" + type + "_" + i).toFile());
       }
     }
+  }
+
+  @Override
+  protected void checkpointNameNode() {
+    faultbed.harness.daemons.NameNodeCheckpoint.save(dfs.getNameNode());
   }
 
   @Override

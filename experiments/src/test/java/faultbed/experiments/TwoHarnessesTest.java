@@ -1,0 +1,93 @@
+package faultbed.experiments;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import faultbed.experiments.cli.FaultbedCli;
+import faultbed.results.RecordStore;
+import faultbed.results.RunRecord;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two {@code faultbed run} processes at once on one machine, each with its own cluster and the same
+ * faults on the same node indexes (a bandwidth cap and CPU spinners on node 0, RST suppression on
+ * node 1, from a second in until the run ends): both suites finish with every fault made and healed
+ * in every run and every job done, neither harness touching the other's rules, qdisc classes,
+ * cgroups, namespaces or ports, and nothing of either is left on the machine after. On mini both
+ * shape loopback under faultbed's one {@code fb:} root; on the namespace backend each has its own
+ * bridge and /24, chosen under the machine's lock.
+ */
+@Tag("extended")
+class TwoHarnessesTest {
+  @ParameterizedTest(name = "backend {0}")
+  @ValueSource(strings = {"mini", "namespace"})
+  void twoSuitesAtOnceEachMakeAndHealTheirOwnFaults(String backend, @TempDir Path dir) throws Exception {
+    assumeTrue("root".equals(System.getProperty("user.name")), "the kernel's network faults and cgroups need root");
+    Path scenario = Files.writeString(dir.resolve("beside.json"), """
+        { "name": "beside", "cluster": { "nodes": 2, "backend": "%s" },
+          "workload": { "type": "synthetic", "maps": 2, "reduces": 1, "mapTime": "4s", "reduceTime": "1s" },
+          "faults": [ { "kind": "bandwidth-cap", "node": 0, "at": "1s", "rate": "20MB/s" },
+                      { "kind": "cpu-hog", "node": 0, "at": "1s", "spinners": 1 },
+                      { "kind": "rst-suppression", "node": 1, "at": "1s" } ],
+          "seed": 5, "runs": 2 }
+        """.formatted(backend));
+    List<Process> harnesses = new ArrayList<>();
+    for (String name : List.of("a", "b")) {
+      harnesses.add(new ProcessBuilder(java(FaultbedCli.class.getName(), "run", scenario.toString(), "--out",
+          dir.resolve(name).toString())).redirectErrorStream(true).redirectOutput(dir.resolve(name + ".log").toFile())
+          .start());
+    }
+    try {
+      Awaitility.await("both suites").atMost(Duration.ofMinutes(8)).pollInterval(Duration.ofMillis(500))
+          .until(() -> harnesses.stream().noneMatch(Process::isAlive));
+    } finally {
+      harnesses.forEach(Process::destroyForcibly);
+    }
+    for (int h = 0; h < 2; h++) {
+      String name = List.of("a", "b").get(h);
+      String log = Files.readString(dir.resolve(name + ".log"), StandardCharsets.UTF_8);
+      assertEquals(0, harnesses.get(h).exitValue(), name + ": " + log);
+      List<RunRecord> runs = new RecordStore(dir.resolve(name)).readAll();
+      assertEquals(2, runs.size(), name + ": " + log);
+      for (RunRecord r : runs) {
+        assertTrue(r.job().succeeded(), name + " " + r.runId() + ": " + r.job());
+        assertEquals(3, r.faults().size(), r.faults().toString());
+        assertTrue(r.faults().stream().allMatch(f -> f.injectedMs() != null && f.healedMs() != null),
+            name + " " + r.runId() + ": every fault made and healed: " + r.faults());
+      }
+    }
+    ScenarioValidationTest.Result doctor = ScenarioValidationTest.cli("doctor");
+    assertEquals(0, doctor.code(), "nothing of either harness left: " + doctor.out() + doctor.err());
+    assertTrue(doctor.out().contains("no leftovers"), doctor.out());
+  }
+
+  private static List<String> java(String... mainAndArgs) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx1g"));
+    // the module openings this JVM was given (Hadoop's daemons need them, as the launcher gives them)
+    List<String> own = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+    for (int i = 0; i < own.size(); i++) {
+      if (own.get(i).equals("--add-opens") && i + 1 < own.size()) {
+        cmd.addAll(List.of("--add-opens", own.get(++i)));
+      } else if (own.get(i).startsWith("--add-opens=")) {
+        cmd.add(own.get(i));
+      }
+    }
+    cmd.addAll(List.of("-Dlog4j.configuration=faultbed-log4j.properties",
+        "-Dfaultbed.log.file=" + Path.of("target", "two-harnesses.log").toAbsolutePath(),
+        "-cp", System.getProperty("java.class.path")));
+    cmd.addAll(List.of(mainAndArgs));
+    return cmd;
+  }
+}
