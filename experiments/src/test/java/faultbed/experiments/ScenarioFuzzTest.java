@@ -910,10 +910,25 @@ class ScenarioFuzzTest {
     if (dir == null || !Files.exists(dir)) {
       return;
     }
-    try (Stream<Path> all = Files.walk(dir)) {
-      for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
+    // what an input's command left behind may go while this walks (a folder a command removed late)
+    Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+      @Override
+      public java.nio.file.FileVisitResult visitFile(Path f, java.nio.file.attribute.BasicFileAttributes a)
+          throws IOException {
+        Files.deleteIfExists(f);
+        return java.nio.file.FileVisitResult.CONTINUE;
       }
-    }
+
+      @Override
+      public java.nio.file.FileVisitResult visitFileFailed(Path f, IOException gone) {
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public java.nio.file.FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+        Files.deleteIfExists(d);
+        return java.nio.file.FileVisitResult.CONTINUE;
+      }
+    });
   }
 }

@@ -82,7 +82,7 @@ public final class RecordStore {
       }
       return java.util.Optional.of(new StoredRecord(file, JSON.treeToValue(tree, RunRecord.class)));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read run record " + file, e);
+      throw unreadable(file, e);
     }
   }
 
@@ -91,8 +91,26 @@ public final class RecordStore {
     try {
       return JSON.readValue(file.toFile(), RunRecord.class);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read run record " + file, e);
+      throw unreadable(file, e);
     }
+  }
+
+  /**
+   * A record that cannot be read, said without Java's words: a part of it that the record's own
+   * checks refuse (most often a null or missing value) is named by where it is, not by the Java
+   * exception the check threw.
+   */
+  private static UncheckedIOException unreadable(Path file, IOException e) {
+    if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException v) {
+      String at = v.getPath().stream()
+          .map(r -> r.getFieldName() != null ? "." + r.getFieldName() : "[" + r.getIndex() + "]")
+          .collect(java.util.stream.Collectors.joining()).replaceFirst("^\\.", "");
+      String what = v.getType() == null ? "a part of it" : "its " + v.getType().getRawClass().getSimpleName()
+          .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+      return new UncheckedIOException("cannot read run record " + file, new IOException(what
+          + (at.isEmpty() ? "" : " at " + at) + " lacks a value it needs (one is null or missing)", e));
+    }
+    return new UncheckedIOException("cannot read run record " + file, e);
   }
 
   private Path writeAtomically(Path target, Object value) {
