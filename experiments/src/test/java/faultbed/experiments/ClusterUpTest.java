@@ -193,7 +193,8 @@ class ClusterUpTest {
     return new Run(p.exitValue(), read(log));
   }
 
-  private static List<String> java(String classpath, String... mainAndArgs) {
+  /** A JVM command line as the launcher's: this JVM's module openings, {@code classpath}, then the rest. */
+  static List<String> java(String classpath, String... mainAndArgs) {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     // the module openings this JVM was given (Hadoop's daemons need them, as the launcher gives them)
     List<String> own = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();

@@ -73,21 +73,9 @@ class TwoHarnessesTest {
   }
 
   private static List<String> java(String... mainAndArgs) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx1g"));
-    // the module openings this JVM was given (Hadoop's daemons need them, as the launcher gives them)
-    List<String> own = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
-    for (int i = 0; i < own.size(); i++) {
-      if (own.get(i).equals("--add-opens") && i + 1 < own.size()) {
-        cmd.addAll(List.of("--add-opens", own.get(++i)));
-      } else if (own.get(i).startsWith("--add-opens=")) {
-        cmd.add(own.get(i));
-      }
-    }
-    cmd.addAll(List.of("-Dlog4j.configuration=faultbed-log4j.properties",
-        "-Dfaultbed.log.file=" + Path.of("target", "two-harnesses.log").toAbsolutePath(),
-        "-cp", System.getProperty("java.class.path")));
-    cmd.addAll(List.of(mainAndArgs));
-    return cmd;
+    List<String> args = new ArrayList<>(List.of("-Xmx1g", "-Dlog4j.configuration=faultbed-log4j.properties",
+        "-Dfaultbed.log.file=" + Path.of("target", "two-harnesses.log").toAbsolutePath()));
+    args.addAll(List.of(mainAndArgs));
+    return ClusterUpTest.java(System.getProperty("java.class.path"), args.toArray(String[]::new));
   }
 }

@@ -206,8 +206,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     }
     for (String type : List.of("local", "log")) {
       for (int i = 0; i < 4; i++) {
-        org.apache.hadoop.fs.FileUtil.fullyDelete(
-            workDir.resolve("nodes").resolve("nm-" + index + "-g" + generation + "-" + type + "_" + i).toFile());
+        org.apache.hadoop.fs.FileUtil.fullyDelete(folder(type, index, generation, i));
       }
     }
   }
@@ -256,10 +255,15 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     }
   }
 
+  /** A replacement generation's local or log folder {@code i}. */
+  private File folder(String type, int index, int generation, int i) {
+    return workDir.resolve("nodes").resolve("nm-" + index + "-g" + generation + "-" + type + "_" + i).toFile();
+  }
+
   private String dirs(String type, int index, int generation, int count) {
     List<String> list = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      File d = workDir.resolve("nodes").resolve("nm-" + index + "-g" + generation + "-" + type + "_" + i).toFile();
+      File d = folder(type, index, generation, i);
       if (!d.mkdirs() && !d.isDirectory()) {
         throw new HarnessException("cannot create " + d);
       }
