@@ -55,6 +55,12 @@ class ClusterUpTest {
             Files.getPosixFilePermissions(own)), own + " is its owner's alone");
       }
       assertTrue(said.contains("HADOOP_CONF_DIR=" + conf + " hadoop jar hadoop-mapreduce-examples-*.jar pi 4 100"), said);
+      // the daemons' RPC and web ports (the ResourceManager's, NameNode's, NodeManagers', history
+      // server's UIs among them) are on loopback only: nothing of the cluster is reachable from outside
+      List<ListeningSockets.Listener> listening = ListeningSockets.of(up.pid());
+      assertTrue(listening.size() >= 10, "the daemons' ports: " + listening);
+      assertEquals(List.of(), listening.stream().filter(l -> !l.ownNetworkOnly()).toList(),
+          "listening beyond loopback: " + listening);
 
       String client = conf + File.pathSeparator + stockHadoopClasspath();
       Run pi = run(tmp, "pi", client, "org.apache.hadoop.util.RunJar", EXAMPLES.toString(), "pi", "4", "100");

@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,7 +59,7 @@ class InventoryTest {
   void aWorkersSshOverridesTheInventorysFieldByField() throws IOException {
     String json = """
         { "name": "lab", "clientConfig": "conf", "resourceManager": "master:8032", "jobHistory": "master:19888",
-          "ssh": { "user": "ops", "key": "keys/id", "knownHosts": "~/lab_known_hosts", "become": { "sudo": ["iptables", "tc"] } },
+          "ssh": { "user": "ops", "key": "keys/id", "knownHosts": "~/lab_known_hosts", "become": { "helper": "/usr/local/sbin/faultbed-host" } },
           "workers": [
             { "name": "w1", "address": "198.18.7.11" },
             { "name": "w2", "address": "198.18.7.12", "ssh": { "port": 2222, "become": "sudo" } } ] }
@@ -73,12 +72,11 @@ class InventoryTest {
     assertEquals("master:19888", inv.jobHistory());
     Path home = Path.of(System.getProperty("user.home"));
     assertEquals(new SshTarget("w1", "198.18.7.11", 22, "ops", dir.resolve("keys/id").toAbsolutePath(),
-        home.resolve("lab_known_hosts"), new Become.Sudo(Set.of("iptables", "tc"))), inv.workers().get(0));
+        home.resolve("lab_known_hosts"), new Become.Helper("/usr/local/sbin/faultbed-host")), inv.workers().get(0));
     SshTarget w2 = inv.worker("w2").orElseThrow();
     assertEquals(2222, w2.port());
     assertEquals("ops", w2.user());
-    assertEquals(new Become.Sudo(Set.of()), w2.become());
-    assertTrue(w2.become() instanceof Become.Sudo s && s.allows("/usr/sbin/anything"));
+    assertEquals(new Become.Sudo(), w2.become());
   }
 
   @Test
@@ -90,7 +88,7 @@ class InventoryTest {
     Path home = Path.of(System.getProperty("user.home"));
     String user = System.getProperty("user.name");
     assertEquals(new SshTarget("w1", "w1.lab", 22, user, home.resolve(".ssh/id_ed25519"),
-        home.resolve(".ssh/known_hosts"), user.equals("root") ? new Become.Root() : new Become.Sudo(Set.of())), w1);
+        home.resolve(".ssh/known_hosts"), user.equals("root") ? new Become.Root() : new Become.Sudo()), w1);
     assertInstanceOf(Become.class, w1.become());
   }
 
@@ -148,7 +146,8 @@ class InventoryTest {
       "{\"clientConfig\": \"co\\u0000nf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|clientConfig|expected a path, got \"co\\u0000nf\" (Nul character not allowed)|false",
       "{\"clientConfig\": \"conf\", \"ssh\": {\"user\": \"ops\", \"become\": \"root\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|\"root\" means the login is root, but the user is \"ops\"|false",
       "{\"clientConfig\": \"conf\", \"ssh\": {\"become\": \"doas\"}, \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|ssh.become|expected \"root\" (the login is root), \"sudo\"|true",
-      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"ssh\": {\"become\": {\"sudo\": [\"rm -rf\"]}}}]}|workers[0].ssh.become.sudo[0]|expected a program name or path|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"ssh\": {\"become\": {\"helper\": \"faultbed-host\"}}}]}|workers[0].ssh.become.helper|expected the absolute path faultbed-host is installed at|true",
+      "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"ssh\": {\"become\": {\"sudo\": [\"iptables\"]}}}]}|workers[0].ssh.become.sudo|a list of programs for sudo is no longer read|true",
       "{\"clientConfig\": \"nowhere\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|clientConfig|expected a folder, but|false",
       "{\"clientConfig\": \"conf\", \"nodeManagerStart\": \"systemctl start nm\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\"}]}|nodeManagerStart|expected a command as a list of words|true",
       "{\"clientConfig\": \"conf\", \"workers\": [{\"name\": \"w1\", \"address\": \"a\", \"nodeManagerStart\": [\"\"]}]}|workers[0].nodeManagerStart[0]|expected a word, got \"\"|true",

@@ -498,7 +498,7 @@ class ScenarioFuzzTest {
       { "$schema": "../schema/inventory.schema.json", "name": "lab", "clientConfig": "conf",
         "resourceManager": "master:8032", "jobHistory": "master:19888",
         "ssh": { "user": "ops", "port": 22, "key": "keys/id", "knownHosts": "~/lab_known_hosts",
-                 "become": { "sudo": ["iptables", "tc"] } },
+                 "become": { "helper": "/usr/local/sbin/faultbed-host" } },
         "nodeManagerStart": ["systemctl", "start", "hadoop-yarn-nodemanager"],
         "workers": [
           { "name": "w1", "address": "198.18.7.11" },
@@ -596,7 +596,7 @@ class ScenarioFuzzTest {
         "size", "maps", "reduces", "concurrentJobs", "slowdowns", "kind", "node", "at", "for", "uniform", "strata",
         "event", "count", "faults", "faults+", "runs", "seed", "warmup", "variants", "speculation", "policy",
         "params", "speculator", "expect", "state", "jobLimit", "pin", "reference", "cpu", "rate", "delay", "probability", "spareAm",
-        "workers", "ssh", "port", "become", "sudo", "address", "clientConfig", "$schema", "", " ", "line\nbreak",
+        "workers", "ssh", "port", "become", "sudo", "helper", "address", "clientConfig", "$schema", "", " ", "line\nbreak",
         "\u0000", "é", "a: b", "__proto__"), Arbitraries.strings().all().ofMaxLength(12));
   }
 

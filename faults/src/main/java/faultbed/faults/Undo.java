@@ -31,6 +31,17 @@ public final class Undo implements Healer.Anywhere {
     return new LedgerEntry(KIND, what, runId, detail);
   }
 
+  /**
+   * {@link #entry} whose undo runs as the login, not as root (on a remote host: a command that
+   * itself asks sudo for exactly what the host's rule allows).
+   */
+  public static LedgerEntry entryAsLogin(String what, String runId, List<String> check, List<String> undo) {
+    LedgerEntry e = entry(what, runId, check, null, undo);
+    Map<String, String> detail = new HashMap<>(e.detail());
+    detail.put("as", "login");
+    return new LedgerEntry(KIND, what, runId, detail);
+  }
+
   @Override
   public String kind() {
     return KIND;
@@ -47,7 +58,7 @@ public final class Undo implements Healer.Anywhere {
       }
     }
     List<String> undo = argv(entry.detail().get("undo"));
-    Commands.Result r = on.act(undo);
+    Commands.Result r = "login".equals(entry.detail().get("as")) ? on.actAsLogin(undo) : on.act(undo);
     if (!r.ok()) {
       throw new IllegalStateException(on.where() + ": undoing " + entry.id() + " failed (" + r.code() + "): "
           + r.said());

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -91,18 +90,19 @@ class RemoteHostTest {
           "the rule is in the host's own table");
       assertFalse(Shell.run(List.of("iptables", "-S", "INPUT")).out().contains(rule), "and not in the machine's");
 
-      RemoteHost.Result failed = remote.act(List.of("ls", dir.resolve("none").toString()));
-      assertFalse(failed.ok());
-      assertTrue(failed.err().contains("No such file"), failed.toString());
+      RemoteHost.Result failed = remote.act(List.of("logs", dir.resolve("none").toString(), "application_1_1"));
+      assertEquals(2, failed.code());
+      assertTrue(failed.err().contains("is not a folder"), failed.toString());
     } finally {
       commands.removeAppender(capture);
     }
     // every command run on the host is in the log, as run, with how it ended
     assertTrue(logged.stream().anyMatch(l -> l.startsWith("w0 (root@" + host.node().address() + "): id -un: exit 0 in ")),
         String.join("\n", logged));
-    assertTrue(logged.stream().anyMatch(l -> l.contains(": iptables -A INPUT -p tcp --dport 9 -j DROP") && l.contains(": exit 0 in ")),
-        String.join("\n", logged));
-    assertTrue(logged.stream().anyMatch(l -> l.contains(": ls " + dir.resolve("none")) && l.contains(": exit 2 in ")),
+    // the root login runs faultbed's helper, sent on standard input
+    assertTrue(logged.stream().anyMatch(l -> l.contains(": sh -s -- iptables -A INPUT -p tcp --dport 9 -j DROP")
+        && l.contains(": exit 0 in ")), String.join("\n", logged));
+    assertTrue(logged.stream().anyMatch(l -> l.contains(": sh -s -- logs " + dir.resolve("none")) && l.contains(": exit 2 in ")),
         String.join("\n", logged));
   }
 
@@ -115,7 +115,8 @@ class RemoteHostTest {
   void manyCommandsAtOnceAndDetachedProcessesShareOneConnection() throws Exception {
     try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
       for (int i = 0; i < 12; i++) {
-        remote.check(List.of("setsid", "-f", "sh", "-c", "exec sleep 611.5 >> /dev/null 2>&1 < /dev/null"));
+        assertTrue(remote.actAsLogin(List.of("setsid", "-f", "sh", "-c", "exec sleep 611.5 >> /dev/null 2>&1 < /dev/null"))
+            .ok());
         RemoteHost.ClockOffset clock = remote.clockOffset(4);
         // the same clock: within half the round trip, and a millisecond of resolution at each end
         assertTrue(Math.abs(clock.offsetMs()) <= clock.roundTripMs() / 2 + 2, "the same clock: " + clock);
@@ -198,7 +199,7 @@ class RemoteHostTest {
       assertEquals("root", remote.probe(List.of("id", "-un")).out().strip(), "probes run");
       assertTrue(remote.act(List.of("touch", file.toString())).ok());
       assertTrue(remote.act(List.of("iptables", "-A", "INPUT", "-j", "DROP")).ok());
-      assertEquals(List.of("touch " + file, "iptables -A INPUT -j DROP"), remote.planned());
+      assertEquals(List.of("touch " + file, "sh -s -- iptables -A INPUT -j DROP"), remote.planned());
       assertFalse(remote.probe(List.of("iptables", "-S", "INPUT")).out().contains("DROP"), "no action ran");
     }
     assertFalse(Files.exists(file), "the dry run touched nothing");
@@ -237,18 +238,68 @@ class RemoteHostTest {
         e.getMessage());
   }
 
+  /**
+   * A login that is not root, whose sudo rule is exactly the one docs/backends.md gives: the helper
+   * installed root-owned, and the NodeManager start command. faultbed's faults work through it; sudo
+   * refuses that login a shell or any program directly; an installed helper that is not this
+   * faultbed's is refused at connect.
+   */
   @Test
-  void sudoLimitedToSomeProgramsRefusesOthersBeforeAnythingRuns() {
+  void aLoginWhoseSudoRunsOnlyTheHelperMakesFaultsAndHasNoRootShell() throws Exception {
+    assumeTrue(Shell.exists("sudo") && Shell.exists("useradd") && Shell.exists("visudo"), "sudo, useradd and visudo");
+    String user = "fbops" + ProcessHandle.current().pid();
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Path sudoers = Path.of("/etc/sudoers.d/faultbed-test-" + user);
+    // recorded before they are made: a test JVM killed here leaves nothing the next start does not heal
+    ledger.record(Undo.entry("user " + user, "test", List.of("id", "-u", user), null, List.of("userdel", user)));
+    ledger.record(Undo.entry("sudo rule " + sudoers, "test", List.of("test", "-e", sudoers.toString()), null,
+        List.of("rm", "-f", sudoers.toString())));
+    Shell.check(List.of("useradd", "-M", "-N", "-d", home.toString(), "-s", "/bin/sh", "-p", "*", user));
+    Shell.check(List.of("chown", user, home.toString()));
+    Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path bin = Files.createDirectories(dir.resolve("bin"));
+    Path helper = Files.write(bin.resolve("faultbed-host"), RemoteHost.HELPER);
+    Files.setPosixFilePermissions(helper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path other = Files.write(bin.resolve("other-host"), (new String(RemoteHost.HELPER, java.nio.charset.StandardCharsets.UTF_8)
+        + "# changed\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Files.setPosixFilePermissions(other, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path rule = Files.writeString(dir.resolve("rule"), user + " ALL=(root) NOPASSWD: " + helper + ", " + other
+        + ", /usr/bin/true faultbed-start\n");
+    Shell.check(List.of("visudo", "-c", "-q", "-f", rule.toString())); // a broken rule would break sudo itself
+    Shell.check(List.of("install", "-o", "root", "-g", "root", "-m", "0440", rule.toString(), sudoers.toString()));
+
     SshTarget t = host.target("w0", key);
-    SshTarget sudo = new SshTarget(t.name(), t.address(), t.port(), t.user(), t.key(), t.knownHosts(),
-        new Become.Sudo(Set.of("iptables")));
-    Path file = dir.resolve("not-made");
-    try (RemoteHost remote = RemoteHost.connect(sudo, TIMEOUT)) {
-      PreconditionFailed e = assertThrows(PreconditionFailed.class, () -> remote.act(List.of("touch", file.toString())));
-      assertTrue(e.getMessage().endsWith("touch needs root, and the inventory lets sudo run only iptables"),
-          e.getMessage());
+    SshTarget ops = new SshTarget(t.name(), t.address(), t.port(), user, t.key(), t.knownHosts(),
+        new Become.Helper(helper.toString()));
+    try (RemoteHost remote = RemoteHost.connect(ops, TIMEOUT)) {
+      assertEquals(user, remote.probe(List.of("id", "-un")).out().strip());
+      String comment = "faultbed-test-" + ledger.owner();
+      List<String> drop = List.of("INPUT", "-p", "tcp", "--dport", "9", "-j", "DROP", "-m", "comment", "--comment", comment);
+      List<String> add = new ArrayList<>(List.of("iptables", "-w", "-A"));
+      add.addAll(drop);
+      remote.check(add);
+      assertTrue(remote.probeAsRoot(List.of("iptables", "-w", "-S", "INPUT")).out().contains(comment));
+      List<String> delete = new ArrayList<>(List.of("iptables", "-w", "-D"));
+      delete.addAll(drop);
+      remote.check(delete);
+      assertFalse(remote.probeAsRoot(List.of("iptables", "-w", "-S", "INPUT")).out().contains(comment));
+
+      // no root shell, no program but the helper and the start command
+      RemoteHost.Result shell = remote.probe(List.of("sudo", "-n", "--", "sh", "-c", "id -u"));
+      assertFalse(shell.ok(), shell.toString());
+      assertFalse(remote.probe(List.of("sudo", "-n", "--", "iptables", "-S")).ok());
+      RemoteHost.Result escape = remote.act(List.of("iptables", "--modprobe=/bin/sh", "-S"));
+      assertEquals(2, escape.code(), escape.toString());
+      remote.checkMayRunAsRoot(List.of("/usr/bin/true", "faultbed-start"));
+      PreconditionFailed e = assertThrows(PreconditionFailed.class,
+          () -> remote.checkMayRunAsRoot(List.of("systemctl", "start", "hadoop-yarn-nodemanager")));
+      assertTrue(e.getMessage().startsWith("host w0 (" + user + "@" + t.address() + ":22): sudo does not let " + user
+          + " run systemctl start hadoop-yarn-nodemanager without a password"), e.getMessage());
     }
-    assertFalse(Files.exists(file));
+    SshTarget changed = new SshTarget(t.name(), t.address(), t.port(), user, t.key(), t.knownHosts(),
+        new Become.Helper(other.toString()));
+    PreconditionFailed e = assertThrows(PreconditionFailed.class, () -> RemoteHost.connect(changed, TIMEOUT));
+    assertTrue(e.getMessage().contains(other + " is not this faultbed's helper (sha256 "), e.getMessage());
   }
 
   @Test

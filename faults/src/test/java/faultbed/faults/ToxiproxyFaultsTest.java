@@ -106,6 +106,21 @@ class ToxiproxyFaultsTest {
     }
   }
 
+  /** The server's API and every proxy it makes listen on loopback: none is reachable from the machine's network. */
+  @Test
+  void theApiAndItsProxiesListenOnLoopbackOnly() throws Exception {
+    try (ServerSocket firehose = Firehose.start()) {
+      int proxied = proxies.front(firehose.getLocalPort());
+      int api = java.net.URI.create(server.api()).getPort();
+      String listening = Shell.run(List.of("ss", "-H", "-l", "-t", "-n")).out();
+      for (int port : List.of(api, proxied)) {
+        List<String> local = listening.lines().map(l -> l.trim().split("\\s+"))
+            .filter(f -> f.length > 3 && f[3].endsWith(":" + port)).map(f -> f[3]).toList();
+        assertEquals(List.of("127.0.0.1:" + port), local, "port " + port + " listens on: " + local);
+      }
+    }
+  }
+
   @Test
   void bandwidthCapHoldsWithinTwentyPercentAndSparesDirectTraffic() throws Exception {
     try (ServerSocket firehose = Firehose.start()) {

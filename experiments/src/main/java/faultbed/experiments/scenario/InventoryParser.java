@@ -12,7 +12,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -31,8 +30,8 @@ public final class InventoryParser {
   private static final Schema.Shape SSH = SCHEMA.at("/$defs/ssh");
   private static final Schema.Shape WORKER = SCHEMA.at("/properties/workers/items");
   private static final java.util.regex.Pattern HOST_PORT = SCHEMA.at("").pattern("resourceManager");
-  private static final java.util.regex.Pattern PROGRAM =
-      SCHEMA.pattern("/$defs/ssh/properties/become/oneOf/1/properties/sudo/items/pattern");
+  private static final java.util.regex.Pattern HELPER_PATH =
+      SCHEMA.pattern("/$defs/ssh/properties/become/oneOf/1/properties/helper/pattern");
 
   private InventoryParser() {}
 
@@ -154,33 +153,36 @@ public final class InventoryParser {
   /** Root by login when the user is root, else sudo for every program, unless the file said otherwise. */
   private static Ssh withBecome(Ssh s) {
     return s.become != null ? s : new Ssh(s.user, s.port, s.key, s.knownHosts,
-        s.user.equals("root") ? new Become.Root() : new Become.Sudo(Set.of()));
+        s.user.equals("root") ? new Become.Root() : new Become.Sudo());
   }
 
   private static Become become(JsonNode n, String at, String user) {
     if (n.isTextual() && n.asText().equals("root")) {
       if (!user.equals("root")) {
         throw new ScenarioException(at, "\"root\" means the login is root, but the user is \"" + user
-            + "\"; expected \"sudo\" or {\"sudo\": [programs]}");
+            + "\"; expected \"sudo\" or {\"helper\": \"/usr/local/sbin/faultbed-host\"}");
       }
       return new Become.Root();
     }
     if (n.isTextual() && n.asText().equals("sudo")) {
-      return new Become.Sudo(Set.of());
+      return new Become.Sudo();
     }
-    if (n.isObject() && n.size() == 1 && n.has("sudo") && n.get("sudo").isArray() && !n.get("sudo").isEmpty()) {
-      Set<String> programs = new LinkedHashSet<>();
-      for (int i = 0; i < n.get("sudo").size(); i++) {
-        String p = ScenarioParser.text(n.get("sudo").get(i), at + ".sudo[" + i + "]");
-        if (!PROGRAM.matcher(p).matches()) {
-          throw new ScenarioException(at + ".sudo[" + i + "]", "expected a program name or path, got \"" + p + "\"");
-        }
-        programs.add(p);
+    if (n.isObject() && n.size() == 1 && n.has("helper")) {
+      String path = ScenarioParser.text(n.get("helper"), at + ".helper");
+      if (!HELPER_PATH.matcher(path).matches() || path.contains("/../") || path.endsWith("/..")) {
+        throw new ScenarioException(at + ".helper", "expected the absolute path faultbed-host is installed at, such as"
+            + " \"/usr/local/sbin/faultbed-host\", got \"" + path + "\"");
       }
-      return new Become.Sudo(programs);
+      return new Become.Helper(path);
+    }
+    if (n.isObject() && n.has("sudo")) {
+      throw new ScenarioException(at + ".sudo", "a list of programs for sudo is no longer read (sudo of find, tar or"
+          + " setsid is a root shell); expected {\"helper\": \"/usr/local/sbin/faultbed-host\"} with the sudo rule"
+          + " docs/backends.md gives, or \"sudo\"");
     }
     throw new ScenarioException(at, "expected \"root\" (the login is root), \"sudo\" (sudo -n for every command) or"
-        + " {\"sudo\": [\"iptables\", \"tc\", ...]} (sudo -n for those programs only), got " + n);
+        + " {\"helper\": \"/usr/local/sbin/faultbed-host\"} (sudo -n of faultbed's host helper and the"
+        + " NodeManager start command only), got " + n);
   }
 
   /** A command as its words, e.g. ["systemctl", "start", "hadoop-yarn-nodemanager"]. */

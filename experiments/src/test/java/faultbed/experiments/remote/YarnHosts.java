@@ -182,6 +182,90 @@ public final class YarnHosts implements AutoCloseable {
     }
   }
 
+  /**
+   * A login that is not root, for a least-privilege inventory: its home (each host's own, bind-mounted
+   * at one path in each host's mount namespace, as on separate machines) and the host helper it may
+   * sudo, installed root-owned.
+   */
+  public record Login(String user, Path home, Path helper) {}
+
+  private Login login;
+
+  /**
+   * The login whose sudo rule is exactly the one docs/backends.md gives: faultbed's host helper, and
+   * each worker's NodeManager start command, nothing else. Made once; null where this machine has no
+   * sudo or useradd. The user and the rule are recorded in the ledger before they are made.
+   */
+  public Login helperLogin() {
+    if (login != null || !onPath("sudo") || !onPath("useradd") || !onPath("visudo")) {
+      return login;
+    }
+    String user = "fbops" + ProcessHandle.current().pid();
+    Path sudoers = Path.of("/etc/sudoers.d/faultbed-test-" + user);
+    ledger.record(faultbed.faults.Undo.entry("user " + user, "yarn-hosts", List.of("id", "-u", user), null,
+        List.of("userdel", "-f", user)));
+    ledger.record(faultbed.faults.Undo.entry("sudo rule " + sudoers, "yarn-hosts", List.of("test", "-e",
+        sudoers.toString()), null, List.of("rm", "-f", sudoers.toString())));
+    try {
+      // the login reaches its home, the helper and sshd's key file through these folders
+      for (Path p = dir; p != null; p = p.getParent()) {
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> perms = Files.getPosixFilePermissions(p);
+        if (perms.add(java.nio.file.attribute.PosixFilePermission.OTHERS_EXECUTE)) {
+          if (!p.equals(dir) && !p.equals(dir.getParent())) {
+            return null; // a folder not the test's own: left as it is, and the harness logs in as root
+          }
+          Files.setPosixFilePermissions(p, perms);
+        }
+      }
+      Path home = opsHome();
+      run(List.of("useradd", "-M", "-N", "-d", home.toString(), "-s", "/bin/sh", "-p", "*", user));
+      for (Host w : workers()) {
+        run(List.of("chown", user, w.dir().resolve("ops-home").toString())); // what each host shows at home
+      }
+      Path helper = Files.write(Files.createDirectories(dir.resolve("bin")).resolve("faultbed-host"),
+          faultbed.faults.remote.RemoteHost.HELPER);
+      Files.setPosixFilePermissions(helper, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      String starts = workers().stream().map(w -> startScript(w).toString()).collect(Collectors.joining(", "));
+      Path rule = Files.writeString(dir.resolve("sudo-rule"), user + " ALL=(root) NOPASSWD: " + helper + ", " + starts
+          + "\n");
+      run(List.of("visudo", "-c", "-q", "-f", rule.toString())); // a broken rule would break sudo itself
+      run(List.of("install", "-o", "root", "-g", "root", "-m", "0440", rule.toString(), sudoers.toString()));
+      login = new Login(user, home, helper);
+      return login;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Path opsHome() {
+    return dir.resolve("ops-home");
+  }
+
+  private static boolean onPath(String program) {
+    return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/sbin:/usr/bin:/sbin:/bin").split(":"))
+        .anyMatch(d -> Files.isExecutable(Path.of(d, program)));
+  }
+
+  private static void run(List<String> command) {
+    faultbed.faults.Commands.Result r = faultbed.faults.Commands.local().act(command);
+    if (!r.ok()) {
+      throw new IllegalStateException(String.join(" ", command) + " failed (" + r.code() + "): " + r.said());
+    }
+  }
+
+  /** {@link #writeInventory(Path)} with {@code login} logging in, its sudo the helper's rule. */
+  public Path writeInventory(Path file, Login login) {
+    Path written = writeInventory(file);
+    try {
+      return Files.writeString(written, Files.readString(written).replace(
+          "\"ssh\": { \"user\": \"root\", \"key\": \"" + clientKey + "\", \"become\": \"root\" }",
+          "\"ssh\": { \"user\": \"" + login.user() + "\", \"key\": \"" + clientKey + "\", \"become\": { \"helper\": \""
+              + login.helper() + "\" } }"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** NodeManagers the ResourceManager lists as RUNNING, by host address (its REST API). */
   public List<String> runningNodeManagers() throws IOException, InterruptedException {
     String body = get("http://" + master().address() + ":8088/ws/v1/cluster/nodes?states=RUNNING");
@@ -225,16 +309,23 @@ public final class YarnHosts implements AutoCloseable {
     Path own = home.resolve("faultbed-home");
     List<String> mount = new ArrayList<>(enter);
     mount.addAll(List.of("mount", "--bind", own.toString(), FAULTBED_HOME.toString()));
+    // and the home of the login helperLogin makes, at one path: sshd, started next, sees only what is mounted by then
+    List<String> mountOps = new ArrayList<>(enter);
+    mountOps.addAll(List.of("mount", "--bind", home.resolve("ops-home").toString(), opsHome().toString()));
     try {
       Files.createDirectories(own);
+      Files.createDirectories(home.resolve("ops-home"));
+      Files.createDirectories(opsHome());
       if (!Files.isDirectory(FAULTBED_HOME)) {
         Files.createDirectories(FAULTBED_HOME);
         madeFaultbedHome = true;
       }
-      Process p = new ProcessBuilder(mount).redirectErrorStream(true).start();
-      String out = new String(p.getInputStream().readAllBytes());
-      if (!p.waitFor(20, TimeUnit.SECONDS) || p.exitValue() != 0) {
-        throw new IllegalStateException("cannot give host " + name + " a home of its own: " + out);
+      for (List<String> m : List.of(mount, mountOps)) {
+        Process p = new ProcessBuilder(m).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(20, TimeUnit.SECONDS) || p.exitValue() != 0) {
+          throw new IllegalStateException("cannot give host " + name + " a home of its own: " + out);
+        }
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -101,7 +101,7 @@ class YarnHostsTest {
       RemoteNodeManager planned = new RemoteNodeManager(dry, HostLedgers.open(dry, dead));
       planned.rules().dropAll("run-000", planned.ports());
       assertFalse(dry.planned().isEmpty());
-      assertTrue(dry.planned().stream().anyMatch(c -> c.startsWith("iptables -w -I OUTPUT 1")), dry.planned().toString());
+      assertTrue(dry.planned().stream().anyMatch(c -> c.startsWith("sh -s -- iptables -w -I OUTPUT 1")), dry.planned().toString());
     }
     try (RemoteHost host = connect(w1)) {
       assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(dead), "the dry run made no rule");
@@ -200,8 +200,8 @@ class YarnHostsTest {
     for (YarnHosts.Host w : cluster.workers()) {
       try (RemoteHost host = connect(w)) {
         assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed"), w.name() + ": rules left");
-        assertEquals("", host.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/h*.ledger 2>/dev/null || true"))
-            .out().strip(), w.name() + ": a harness ledger not healed");
+        assertEquals("", host.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/h*.ledger " + opsLedgers()
+            + "h*.ledger 2>/dev/null || true")).out().strip(), w.name() + ": a harness ledger not healed");
         RemoteNodeManager nm = new RemoteNodeManager(host, HostLedgers.open(host, "check"));
         assertFalse(state(host, nm.pid()).startsWith("T"), w.name() + ": the NodeManager is left stopped");
         assertFalse(host.probeAsRoot(List.of("tc", "qdisc", "show", "dev", "eth0")).out().contains("htb fb:"),
@@ -244,7 +244,7 @@ class YarnHostsTest {
     System.out.println(out);
     for (YarnHosts.Host w : cluster.workers()) { // its section: the crash's ledger entry, then the kill
       String section = out.toString().split("host " + w.name() + ":\n")[1].split("\nhost ")[0];
-      assertTrue(section.contains("NodeManager killed (dry-run)") && section.contains("\n  kill -KILL "), section);
+      assertTrue(section.contains("NodeManager killed (dry-run)") && section.contains("\n  sh -s -- kill -KILL "), section);
     }
     assertEquals(before, hostsState(), "the dry run changed a host");
 
@@ -284,7 +284,11 @@ class YarnHostsTest {
   @Order(7)
   void whatASigkilledHarnessLeftOnTheHostsTheNextStartHeals() throws Exception {
     Path scenario = Files.writeString(dir.resolve("held.json"), HELD);
-    Path inv = dir.resolve("inventory.json");
+    // a login whose sudo runs only faultbed's helper and the start commands, where sudo is here
+    YarnHosts.Login login = cluster.helperLogin();
+    Path inv = login == null ? dir.resolve("inventory.json") : cluster.writeInventory(dir.resolve("inventory-ops.json"), login);
+    System.out.println(login == null ? "no sudo here: the harness logs in as root" : "the harness logs in as "
+        + login.user() + ", whose sudo runs only " + login.helper() + " and the start commands");
     List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Djava.io.tmpdir=" + dir, "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
         "faultbed.experiments.cli.FaultbedCli", "run", scenario.toString(), "--inventory", inv.toString(),
@@ -319,11 +323,18 @@ class YarnHostsTest {
     assertNothingLeft();
   }
 
+  /** Where the helper login's ledgers are on each host (its home is each host's own), as a prefix of file names. */
+  private static String opsLedgers() {
+    YarnHosts.Login login = cluster.helperLogin();
+    return login == null ? "~/.faultbed/remote-ledger/" : login.home() + "/.faultbed/remote-ledger/";
+  }
+
   /** w1's NodeManager frozen then crashed (its ledger says both), and rules of harness {@code owner} on w2 and w3. */
   private static boolean allThreeInPlace(String owner) {
     List<YarnHosts.Host> w = cluster.workers();
     try (RemoteHost w1 = connect(w.get(0)); RemoteHost w2 = connect(w.get(1)); RemoteHost w3 = connect(w.get(2))) {
-      String ledger = w1.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/" + owner + "*.ledger")).out();
+      String ledger = w1.probe(List.of("sh", "-c", "cat ~/.faultbed/remote-ledger/" + owner + "*.ledger "
+          + opsLedgers() + owner + "*.ledger 2>/dev/null")).out();
       return ledger.contains("stopped (") && ledger.contains("NodeManager killed")
           && w1.probe(List.of("pgrep", "-f", "nodemanager[.]NodeManager")).code() == 1
           && w2.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains("faultbed " + owner)

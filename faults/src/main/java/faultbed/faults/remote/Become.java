@@ -1,31 +1,28 @@
 package faultbed.faults.remote;
 
-import java.util.Set;
-
 /**
- * How a command that needs root gets it on a remote host: the login is root, or {@code sudo -n}
- * (never a password prompt) for every program or only for those the inventory lists.
+ * How a command that needs root gets it on a remote host. Every such command is a verb of
+ * faultbed's host helper ({@code faultbed-host}, {@link RemoteHost#HELPER}): sent on standard input
+ * to a shell when the login is root or may sudo anything, or run where it is installed root-owned,
+ * with a sudo rule for it alone and for the inventory's NodeManager start command, so that the
+ * login has no general root shell.
  */
 public sealed interface Become {
-  /** The login user is root: commands run as they are. */
+  /** The login user is root: the helper runs as {@code sh -s -- VERB ...}. */
   record Root() implements Become {}
 
-  /**
-   * {@code sudo -n} for the programs listed (by name, such as {@code iptables}, or full path), or
-   * for every program when the list is empty.
-   */
-  record Sudo(Set<String> programs) implements Become {
-    public Sudo {
-      programs = Set.copyOf(programs);
-    }
+  /** {@code sudo -n} (never a password prompt) for anything: {@code sudo -n -- sh -s -- VERB ...}. */
+  record Sudo() implements Become {}
 
-    /** Whether sudo may run {@code program} (the first word of a command). */
-    public boolean allows(String program) {
-      if (programs.isEmpty()) {
-        return true;
+  /**
+   * {@code sudo -n} of the helper installed at {@code path} ({@code sudo -n -- PATH VERB ...}) and
+   * of the NodeManager start command, nothing else.
+   */
+  record Helper(String path) implements Become {
+    public Helper {
+      if (!path.startsWith("/")) {
+        throw new IllegalArgumentException("the helper's path: expected an absolute path, got " + path);
       }
-      String name = program.substring(program.lastIndexOf('/') + 1);
-      return programs.contains(program) || programs.contains(name);
     }
   }
 }

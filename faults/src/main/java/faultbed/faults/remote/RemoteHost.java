@@ -34,6 +34,14 @@ public final class RemoteHost implements Commands, AutoCloseable {
   /** Every command run on a host, as run (with sudo where it needs root), how it ended and how long it took. */
   public static final org.slf4j.Logger COMMANDS = org.slf4j.LoggerFactory.getLogger("faultbed.hosts");
 
+  /** The host helper's text: every command faultbed runs as root on a host is one of its verbs. */
+  public static final byte[] HELPER = helper();
+  /** Its SHA-256, which an installed copy must have. */
+  public static final String HELPER_SHA256 = java.util.HexFormat.of().formatHex(sha256(HELPER));
+  /** The helper's verbs. */
+  static final Set<String> HELPER_VERBS = Set.of("version", "iptables", "tc", "ss", "pgrep", "kill", "pkill", "spin",
+      "dd-load", "dd-clean", "logs", "has-logs");
+
   /** Channels open at once on one host's connection: under OpenSSH's default MaxSessions of 10. */
   static final int CHANNELS = 8;
 
@@ -93,7 +101,33 @@ public final class RemoteHost implements Commands, AutoCloseable {
       close(session, client);
       throw refused(target, e, "refused the login with key " + target.key() + ": ");
     }
-    return new RemoteHost(target, client, session, timeout, dryRun);
+    RemoteHost host = new RemoteHost(target, client, session, timeout, dryRun);
+    try {
+      host.checkHelper();
+    } catch (RuntimeException e) {
+      host.close();
+      throw e;
+    }
+    return host;
+  }
+
+  private static byte[] helper() {
+    try (var in = RemoteHost.class.getResourceAsStream("faultbed-host")) {
+      if (in == null) {
+        throw new IllegalStateException("faultbed-host is missing from faultbed's classes");
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static byte[] sha256(byte[] bytes) {
+    try {
+      return java.security.MessageDigest.getInstance("SHA-256").digest(bytes);
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   public SshTarget target() {
@@ -106,7 +140,7 @@ public final class RemoteHost implements Commands, AutoCloseable {
 
   /** Runs a command that only reads the host, as the login user; also in a dry run. */
   public Result probe(List<String> argv) {
-    return exec(argv);
+    return exec(new Line(argv, null));
   }
 
   /** Runs a command that only reads the host but needs root to (iptables -S); also in a dry run. */
@@ -143,9 +177,9 @@ public final class RemoteHost implements Commands, AutoCloseable {
    */
   @Override
   public Result act(List<String> argv) {
-    List<String> command = asRoot(argv);
+    Line command = asRoot(argv);
     if (planned != null) {
-      planned.add(quote(command));
+      planned.add(quote(command.argv()));
       return new Result(0, "", "");
     }
     return exec(command);
@@ -155,12 +189,13 @@ public final class RemoteHost implements Commands, AutoCloseable {
    * Runs a command that changes the host but needs no root (faultbed's own files in the login's
    * home), as the login user; in a dry run writes it down instead.
    */
+  @Override
   public Result actAsLogin(List<String> argv) {
     if (planned != null) {
       planned.add(quote(argv));
       return new Result(0, "", "");
     }
-    return exec(argv);
+    return exec(new Line(argv, null));
   }
 
   /** {@link #act} that fails, with what the command printed, unless it exits 0. */
@@ -179,17 +214,89 @@ public final class RemoteHost implements Commands, AutoCloseable {
     return planned == null ? List.of() : List.copyOf(planned);
   }
 
-  private List<String> asRoot(List<String> argv) {
-    if (target.become() instanceof Become.Sudo sudo) {
-      if (!sudo.allows(argv.get(0))) {
-        throw new PreconditionFailed("host " + target + ": " + argv.get(0) + " needs root, and the inventory lets"
-            + " sudo run only " + sudo.programs().stream().sorted().collect(Collectors.joining(", ")));
+  /**
+   * A verb of the host helper as root, as {@link Become} says: the helper installed, or sent on
+   * standard input to a root shell. Anything else only where root may run anything.
+   */
+  private Line asRoot(List<String> argv) {
+    if (!HELPER_VERBS.contains(argv.get(0))) {
+      // an undo an older faultbed wrote in a host's ledger: as it was run then, where root may run anything
+      if (target.become() instanceof Become.Helper h) {
+        throw new PreconditionFailed("host " + target + ": " + quote(argv) + " needs root and is not a verb of"
+            + " faultbed-host, the only program sudo may run here (" + h.path() + "); expected a ledger of this"
+            + " faultbed, or undo it by hand");
       }
-      List<String> out = new ArrayList<>(List.of("sudo", "-n", "--"));
-      out.addAll(argv);
-      return out;
+      return new Line(rootCommand(argv), null);
     }
-    return argv;
+    List<String> out = new ArrayList<>();
+    if (target.become() instanceof Become.Helper h) {
+      out.addAll(List.of("sudo", "-n", "--", h.path()));
+    } else if (target.become() instanceof Become.Sudo) {
+      out.addAll(List.of("sudo", "-n", "--", "sh", "-s", "--"));
+    } else {
+      out.addAll(List.of("sh", "-s", "--"));
+    }
+    out.addAll(argv);
+    return new Line(out, target.become() instanceof Become.Helper ? null : HELPER);
+  }
+
+  /**
+   * A command that is not the helper's (the inventory's NodeManager start command) as root: as it is
+   * for a root login, else under {@code sudo -n}, which the host's sudo rule must allow exactly.
+   */
+  public List<String> rootCommand(List<String> argv) {
+    if (target.become() instanceof Become.Root) {
+      return List.copyOf(argv);
+    }
+    List<String> out = new ArrayList<>(List.of("sudo", "-n", "--"));
+    out.addAll(argv);
+    return out;
+  }
+
+  /**
+   * Refused with one line unless the login may run {@code argv} as root: sudo's own answer
+   * ({@code sudo -n -l}), asked before anything depends on it.
+   */
+  public void checkMayRunAsRoot(List<String> argv) {
+    if (target.become() instanceof Become.Root) {
+      return;
+    }
+    List<String> ask = new ArrayList<>(List.of("sudo", "-n", "-l", "--"));
+    ask.addAll(argv);
+    Result r = exec(new Line(ask, null));
+    if (!r.ok()) {
+      throw new PreconditionFailed("host " + target + ": sudo does not let " + target.user() + " run " + quote(argv)
+          + " without a password (sudo -n -l: " + oneLineOf(r.said()) + "); add it to the host's sudo rule"
+          + " (docs/backends.md)");
+    }
+  }
+
+  /**
+   * With an installed helper: refused with one line unless it is this faultbed's (the same bytes)
+   * and the login's sudo rule runs it.
+   */
+  private void checkHelper() {
+    if (!(target.become() instanceof Become.Helper h)) {
+      return;
+    }
+    Result sum = exec(new Line(List.of("sha256sum", "--", h.path()), null));
+    String found = sum.ok() ? sum.out().strip().split("\\s+")[0] : null;
+    if (!HELPER_SHA256.equals(found)) {
+      throw new PreconditionFailed("host " + target + ": " + h.path() + " is " + (found == null
+          ? "not readable (" + oneLineOf(sum.said()) + ")" : "not this faultbed's helper (sha256 " + found + ")")
+          + "; expected faultbed-host with sha256 " + HELPER_SHA256 + ", installed root-owned from faultbed's"
+          + " distribution (docs/backends.md)");
+    }
+    Result v = exec(new Line(List.of("sudo", "-n", "--", h.path(), "version"), null));
+    if (!v.ok()) {
+      throw new PreconditionFailed("host " + target + ": sudo -n -- " + h.path() + " version failed (" + v.code()
+          + ": " + oneLineOf(v.said()) + "); expected a sudo rule letting " + target.user() + " run it without a"
+          + " password (docs/backends.md)");
+    }
+  }
+
+  private static String oneLineOf(String said) {
+    return said.lines().findFirst().orElse("").strip();
   }
 
   /**
@@ -197,7 +304,7 @@ public final class RemoteHost implements Commands, AutoCloseable {
    * (an archive); fails with what it printed on error unless it exits 0. Also in a dry run.
    */
   public byte[] read(List<String> argv) {
-    return bytes(argv);
+    return bytes(new Line(argv, null));
   }
 
   /** {@link #read} as root: what only root may read (other users' container logs). */
@@ -205,30 +312,33 @@ public final class RemoteHost implements Commands, AutoCloseable {
     return bytes(asRoot(argv));
   }
 
-  private byte[] bytes(List<String> argv) {
+  private byte[] bytes(Line line) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = run(argv, out, err);
+    int code = run(line, out, err);
     if (code != 0) {
-      throw new IllegalStateException("host " + target.name() + ": " + quote(argv) + " failed (" + code + "): "
+      throw new IllegalStateException("host " + target.name() + ": " + quote(line.argv()) + " failed (" + code + "): "
           + err.toString(StandardCharsets.UTF_8).strip());
     }
     return out.toByteArray();
   }
 
-  private Result exec(List<String> argv) {
+  private Result exec(Line line) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = run(argv, out, err);
+    int code = run(line, out, err);
     return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
-  private int run(List<String> argv, ByteArrayOutputStream out, ByteArrayOutputStream err) {
-    String command = quote(argv);
+  /** A command line, and what goes to its standard input (the helper's text for {@code sh -s}; null: nothing). */
+  private record Line(List<String> argv, byte[] stdin) {}
+
+  private int run(Line line, ByteArrayOutputStream out, ByteArrayOutputStream err) {
+    String command = quote(line.argv());
     long began = System.nanoTime();
     String ended = "did not run";
     acquire(command);
-    try (ChannelExec channel = opened(command, out, err)) {
+    try (ChannelExec channel = opened(command, line.stdin(), out, err)) {
       Set<ClientChannelEvent> events = channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), timeout);
       if (events.contains(ClientChannelEvent.TIMEOUT)) {
         ended = "did not end within " + timeout;
@@ -253,11 +363,14 @@ public final class RemoteHost implements Commands, AutoCloseable {
    * in between is refused ("open failed") though fewer than {@link #CHANNELS} are open. So a
    * refusal is asked again, backing off, until the timeout.
    */
-  private ChannelExec opened(String command, ByteArrayOutputStream out, ByteArrayOutputStream err)
+  private ChannelExec opened(String command, byte[] stdin, ByteArrayOutputStream out, ByteArrayOutputStream err)
       throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (long backoffMs = 10; ; backoffMs = Math.min(backoffMs * 2, 500)) {
       ChannelExec channel = session.createExecChannel(command);
+      if (stdin != null) {
+        channel.setIn(new java.io.ByteArrayInputStream(stdin));
+      }
       channel.setOut(out);
       channel.setErr(err);
       try {

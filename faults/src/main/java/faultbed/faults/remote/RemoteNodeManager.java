@@ -1,9 +1,9 @@
 package faultbed.faults.remote;
 
+import faultbed.faults.Commands;
 import faultbed.faults.Installed;
 import faultbed.faults.Iptables;
 import faultbed.faults.Ledger;
-import faultbed.faults.Load;
 import faultbed.faults.PreconditionFailed;
 import faultbed.faults.Undo;
 import java.util.ArrayList;
@@ -170,11 +170,16 @@ public final class RemoteNodeManager {
   }
 
   /**
-   * Runs the inventory's command that starts the NodeManager, as root, detached from the SSH
-   * session (its own session, output to a log in faultbed's folder), so it outlives the call.
+   * Runs the inventory's command that starts the NodeManager, as root ({@code sudo -n} unless the
+   * login is root), detached from the SSH session (its own session, output to a log in faultbed's
+   * folder), so it outlives the call. The login detaches it: sudo needs to allow only the command.
    */
   public void start(List<String> command) {
-    host.check(detached("", command));
+    Commands.Result r = host.actAsLogin(detached("", host.rootCommand(command)));
+    if (!r.ok()) {
+      throw new IllegalStateException("host " + host.target().name() + ": starting the NodeManager failed ("
+          + r.code() + "): " + r.said());
+    }
   }
 
   /** {@code command} in a session of its own, output to a log in faultbed's folder, after the shell test {@code unless}. */
@@ -198,12 +203,12 @@ public final class RemoteNodeManager {
 
   /**
    * The NodeManager taken down, in the ledger: healing starts it again unless one runs by then. The
-   * undo checks for itself (no separate check run as root), so sudo needs only setsid for it.
+   * login runs the undo, which checks for itself, so sudo needs only the start command for it.
    */
   private void down(String how, String runId, List<String> restart) {
     if (restart != null) {
-      ledger.record(Undo.entry("NodeManager " + how + " (" + runId + "), started again unless one ran", runId, null, null,
-          detached("pgrep -f " + MAIN_PATTERN + " > /dev/null || ", restart)));
+      ledger.record(Undo.entryAsLogin("NodeManager " + how + " (" + runId + "), started again unless one ran", runId,
+          null, detached("pgrep -f " + MAIN_PATTERN + " > /dev/null || ", host.rootCommand(restart))));
     }
   }
 
@@ -220,8 +225,7 @@ public final class RemoteNodeManager {
     List<String> kill = List.of("pkill", "-KILL", "-f", pattern(tag));
     ledger.record(Undo.entry(count + " CPU spinners (" + runId + ")", runId, List.of("pgrep", "-f", pattern(tag)), null,
         kill));
-    host.check(List.of("setsid", "-f", "sh", "-c", "i=0; while [ $i -lt " + count + " ]; do awk -v \"faultbed=$0\""
-        + " '" + Load.SPINNER + "' > /dev/null 2>&1 < /dev/null & i=$((i+1)); done", tag));
+    host.check(List.of("spin", tag, Integer.toString(count)));
     return () -> host.act(kill);
   }
 
@@ -235,16 +239,15 @@ public final class RemoteNodeManager {
       throw new IllegalArgumentException("disk load: expected count >= 1, block >= 1 byte, file >= block");
     }
     String tag = tag(runId, "dd");
-    String prefix = "faultbed-dd-" + tag;
-    List<String> removeFiles = List.of("find", dir, "-maxdepth", "1", "-name", prefix + "-*", "-delete");
+    List<String> removeFiles = List.of("dd-clean", dir, tag);
     List<String> kill = List.of("pkill", "-KILL", "-f", pattern(tag));
     // the files' entry first, so that healing (newest first) stops the writers before removing them
-    ledger.record(Undo.entry("dd files " + dir + "/" + prefix + "-* (" + runId + ")", runId, null, null, removeFiles));
+    ledger.record(Undo.entry("dd files " + dir + "/faultbed-dd-" + tag + "-* (" + runId + ")", runId, null, null,
+        removeFiles));
     ledger.record(Undo.entry(count + " dd writers (" + runId + ")", runId, List.of("pgrep", "-f", pattern(tag)), null,
         kill));
-    String dd = Load.ddPass("\"$0-$i\"", blockBytes, fileBytes, direct);
-    host.check(List.of("setsid", "-f", "sh", "-c", "i=0; while [ $i -lt " + count + " ]; do"
-        + " (while :; do " + dd + "; done) > /dev/null 2>&1 < /dev/null & i=$((i+1)); done", dir + "/" + prefix));
+    host.check(List.of("dd-load", dir, tag, Integer.toString(count), Long.toString(blockBytes),
+        Long.toString(fileBytes), direct ? "direct" : "synced"));
     return () -> {
       host.act(kill);
       host.act(removeFiles);

@@ -63,6 +63,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     this.instanceGroup = Cgroup.of(ledger.owner()).create();
     ledger.record(LedgerEntry.cgroup(instanceGroup, "cluster"));
 
+    LoopbackServers.install(); // before the NodeManagers' shuffle servers bind
     Configuration conf = configure(spec, workDir, frontsId);
     dfs = new MiniDFSCluster.Builder(conf, workDir.resolve("dfs").toFile())
         .numDataNodes(spec.nodes()).build();

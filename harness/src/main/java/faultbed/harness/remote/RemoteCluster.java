@@ -109,6 +109,10 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       for (SshTarget target : inventory.workers()) {
         RemoteHost host = dryRun ? RemoteHost.dryRun(target, SSH_TIMEOUT) : RemoteHost.connect(target, SSH_TIMEOUT);
         hosts.add(host);
+        List<String> start = inventory.nodeManagerStart().get(target.name());
+        if (start != null) {
+          host.checkMayRunAsRoot(start); // before a crash needs it, or a dead harness's crash is healed with it
+        }
         for (String healed : HostLedgers.healOrphans(host, live)) {
           log.accept("healed leftover on " + target.name() + ": " + healed);
         }
@@ -436,10 +440,10 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       for (int d = 0; d < w.remoteLogDirs().size(); d++) {
         String dir = w.remoteLogDirs().get(d);
         Path into = w.mirror().get(d);
-        if (!w.host().probeAsRoot(List.of("test", "-d", dir + "/" + applicationId)).ok()) {
+        if (!w.host().probeAsRoot(List.of("has-logs", dir, applicationId)).ok()) {
           continue;
         }
-        byte[] tar = w.host().readAsRoot(List.of("tar", "-C", dir, "-cf", "-", applicationId));
+        byte[] tar = w.host().readAsRoot(List.of("logs", dir, applicationId));
         try {
           untar(tar, into, applicationId);
         } catch (IOException e) {
