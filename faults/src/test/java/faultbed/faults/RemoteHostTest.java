@@ -302,6 +302,55 @@ class RemoteHostTest {
     assertTrue(e.getMessage().contains(other + " is not this faultbed's helper (sha256 "), e.getMessage());
   }
 
+  /**
+   * The SSH connection drops while a fault is in force (sshd's process serving it killed, as a
+   * restarted sshd or a cut connection does): the next command connects again, and the fault
+   * heals at once rather than waiting for the host's ledger.
+   */
+  @Test
+  void aDroppedConnectionIsMadeAgainAndTheFaultHealsAtOnce() throws Exception {
+    List<String> logged = java.util.Collections.synchronizedList(new ArrayList<>());
+    org.apache.log4j.Logger commands = org.apache.log4j.Logger.getLogger("faultbed.hosts");
+    org.apache.log4j.AppenderSkeleton capture = new org.apache.log4j.AppenderSkeleton() {
+      @Override
+      protected void append(org.apache.log4j.spi.LoggingEvent e) {
+        logged.add(e.getRenderedMessage());
+      }
+
+      @Override
+      public void close() {}
+
+      @Override
+      public boolean requiresLayout() {
+        return false;
+      }
+    };
+    commands.setLevel(org.apache.log4j.Level.INFO);
+    commands.addAppender(capture);
+    String owner = "h9-dropped";
+    try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
+      Ledger onHost = faultbed.faults.remote.HostLedgers.open(remote, owner);
+      Installed rule = Iptables.host(onHost).drop("run-1", "INPUT", List.of("--dport", "9"));
+      assertTrue(remote.probeAsRoot(List.of("iptables", "-w", "-S", "INPUT")).out().contains(owner));
+
+      long sshd = Long.parseLong(Files.readString(dir.resolve("host-0/sshd.pid")).strip());
+      List<ProcessHandle> serving = ProcessHandle.of(sshd).orElseThrow().children().toList();
+      assertFalse(serving.isEmpty(), "sshd serves the connection from a process of its own");
+      serving.forEach(ProcessHandle::destroyForcibly);
+      org.awaitility.Awaitility.await("the connection's sshd process gone").atMost(Duration.ofSeconds(10))
+          .until(() -> serving.stream().noneMatch(ProcessHandle::isAlive));
+
+      rule.heal();
+      assertFalse(remote.probeAsRoot(List.of("iptables", "-w", "-S", "INPUT")).out().contains(owner),
+          "healed over the new connection");
+      onHost.close();
+    } finally {
+      commands.removeAppender(capture);
+    }
+    assertTrue(logged.stream().anyMatch(l -> l.endsWith("the SSH connection had dropped; connected again")),
+        String.join("\n", logged));
+  }
+
   @Test
   void aCommandPastItsTimeoutIsGivenUp() {
     try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), Duration.ofSeconds(2))) {

@@ -48,7 +48,7 @@ public final class RemoteHost implements Commands, AutoCloseable {
   private final java.util.concurrent.Semaphore channels = new java.util.concurrent.Semaphore(CHANNELS, true);
   private final SshTarget target;
   private final SshClient client;
-  private final ClientSession session;
+  private volatile ClientSession session; // connected again when it dropped
   private final Duration timeout;
   private final List<String> planned; // a dry run's actions, in order; null when actions run
 
@@ -367,7 +367,16 @@ public final class RemoteHost implements Commands, AutoCloseable {
       throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     for (long backoffMs = 10; ; backoffMs = Math.min(backoffMs * 2, 500)) {
-      ChannelExec channel = session.createExecChannel(command);
+      ClientSession s = session();
+      ChannelExec channel;
+      try {
+        channel = s.createExecChannel(command);
+      } catch (IOException | RuntimeException closing) {
+        if (s.isOpen() && !s.isClosing() || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
+          throw closing;
+        }
+        continue; // it dropped meanwhile: connected again on the next turn
+      }
       if (stdin != null) {
         channel.setIn(new java.io.ByteArrayInputStream(stdin));
       }
@@ -381,7 +390,9 @@ public final class RemoteHost implements Commands, AutoCloseable {
         // verify() wraps the refusal in an SshException
         boolean refused = e instanceof org.apache.sshd.common.channel.exception.SshChannelOpenException
             || e.getCause() instanceof org.apache.sshd.common.channel.exception.SshChannelOpenException;
-        if (!refused || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
+        // a connection that dropped before the channel opened ran nothing: open it on a new one
+        boolean dropped = !s.isOpen() || s.isClosing();
+        if (!refused && !dropped || System.nanoTime() + backoffMs * 1_000_000 > deadline) {
           throw e;
         }
         try {
@@ -395,6 +406,33 @@ public final class RemoteHost implements Commands, AutoCloseable {
         throw e;
       }
     }
+  }
+
+  /**
+   * The SSH session, connected again when the last one dropped (sshd restarted, the connection
+   * cut): a fault made before the drop is healed over the new one, at once, rather than left for
+   * the host's ledger. A command that was running when it dropped is not run again: it failed.
+   */
+  private synchronized ClientSession session() throws IOException {
+    ClientSession s = session;
+    if (s.isOpen() && !s.isClosing()) {
+      return s;
+    }
+    ClientSession again = null;
+    try {
+      again = client.connect(target.user(), target.address(), target.port()).verify(timeout).getSession();
+      again.auth().verify(timeout);
+    } catch (IOException | RuntimeException e) {
+      if (again != null) {
+        again.close(true);
+      }
+      throw new IOException("the SSH connection dropped, and connecting again failed: " + oneLine(e), e);
+    }
+    s.close(true);
+    session = again;
+    COMMANDS.info("{} ({}@{}): the SSH connection had dropped; connected again", target.name(), target.user(),
+        target.address());
+    return again;
   }
 
   /**
@@ -425,7 +463,7 @@ public final class RemoteHost implements Commands, AutoCloseable {
       // a fixed number of answers, so the shell ends by itself and its session is freed (sshd keeps a
       // session whose command still runs, and allows only so many per connection)
       String loop = "i=0; while [ $i -le " + probes + " ] && read x; do date +%s%3N; i=$((i+1)); done";
-      try (ChannelExec ch = session.createExecChannel(quote(List.of("sh", "-c", loop)))) {
+      try (ChannelExec ch = session().createExecChannel(quote(List.of("sh", "-c", loop)))) {
         ch.open().verify(timeout);
         java.io.OutputStream in = ch.getInvertedIn();
         java.io.BufferedReader out = new java.io.BufferedReader(
