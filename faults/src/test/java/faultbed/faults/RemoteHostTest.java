@@ -47,6 +47,41 @@ class RemoteHostTest {
     host = SshdHost.start(ledger, net.add(0), dir.resolve("host-0"), key);
   }
 
+  /** What the harness logs of the commands it runs on hosts (logger faultbed.hosts), while open. */
+  private static final class CommandLog extends org.apache.log4j.AppenderSkeleton implements AutoCloseable {
+    private final List<String> lines = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final org.apache.log4j.Logger logger = org.apache.log4j.Logger.getLogger("faultbed.hosts");
+
+    CommandLog() {
+      logger.setLevel(org.apache.log4j.Level.INFO);
+      logger.addAppender(this);
+    }
+
+    @Override
+    protected void append(org.apache.log4j.spi.LoggingEvent e) {
+      lines.add(e.getRenderedMessage());
+    }
+
+    List<String> lines() {
+      return List.copyOf(lines);
+    }
+
+    @Override
+    public boolean requiresLayout() {
+      return false;
+    }
+
+    @Override
+    public void close() {
+      logger.removeAppender(this);
+    }
+
+    @Override
+    public String toString() {
+      return String.join("\n", lines());
+    }
+  }
+
   @AfterEach
   void close() {
     if (ledger == null) {
@@ -59,24 +94,7 @@ class RemoteHostTest {
 
   @Test
   void probesAndActionsRunOnTheHostItself() {
-    List<String> logged = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-    org.apache.log4j.Logger commands = org.apache.log4j.Logger.getLogger("faultbed.hosts");
-    org.apache.log4j.AppenderSkeleton capture = new org.apache.log4j.AppenderSkeleton() {
-      @Override
-      protected void append(org.apache.log4j.spi.LoggingEvent e) {
-        logged.add(e.getRenderedMessage());
-      }
-
-      @Override
-      public void close() {}
-
-      @Override
-      public boolean requiresLayout() {
-        return false;
-      }
-    };
-    commands.setLevel(org.apache.log4j.Level.INFO);
-    commands.addAppender(capture);
+    CommandLog logged = new CommandLog();
     try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
       // the host's own network: its address on eth0, which the machine running the test lacks
       RemoteHost.Result addr = remote.probe(List.of("ip", "-4", "-o", "addr", "show", "dev", "eth0"));
@@ -94,16 +112,16 @@ class RemoteHostTest {
       assertEquals(2, failed.code());
       assertTrue(failed.err().contains("is not a folder"), failed.toString());
     } finally {
-      commands.removeAppender(capture);
+      logged.close();
     }
     // every command run on the host is in the log, as run, with how it ended
-    assertTrue(logged.stream().anyMatch(l -> l.startsWith("w0 (root@" + host.node().address() + "): id -un: exit 0 in ")),
-        String.join("\n", logged));
+    assertTrue(logged.lines().stream().anyMatch(l -> l.startsWith("w0 (root@" + host.node().address() + "): id -un: exit 0 in ")),
+        logged.toString());
     // the root login runs faultbed's helper, sent on standard input
-    assertTrue(logged.stream().anyMatch(l -> l.contains(": sh -s -- iptables -A INPUT -p tcp --dport 9 -j DROP")
-        && l.contains(": exit 0 in ")), String.join("\n", logged));
-    assertTrue(logged.stream().anyMatch(l -> l.contains(": sh -s -- logs " + dir.resolve("none")) && l.contains(": exit 2 in ")),
-        String.join("\n", logged));
+    assertTrue(logged.lines().stream().anyMatch(l -> l.contains(": sh -s -- iptables -A INPUT -p tcp --dport 9 -j DROP")
+        && l.contains(": exit 0 in ")), logged.toString());
+    assertTrue(logged.lines().stream().anyMatch(l -> l.contains(": sh -s -- logs " + dir.resolve("none")) && l.contains(": exit 2 in ")),
+        logged.toString());
   }
 
   /**
@@ -309,24 +327,7 @@ class RemoteHostTest {
    */
   @Test
   void aDroppedConnectionIsMadeAgainAndTheFaultHealsAtOnce() throws Exception {
-    List<String> logged = java.util.Collections.synchronizedList(new ArrayList<>());
-    org.apache.log4j.Logger commands = org.apache.log4j.Logger.getLogger("faultbed.hosts");
-    org.apache.log4j.AppenderSkeleton capture = new org.apache.log4j.AppenderSkeleton() {
-      @Override
-      protected void append(org.apache.log4j.spi.LoggingEvent e) {
-        logged.add(e.getRenderedMessage());
-      }
-
-      @Override
-      public void close() {}
-
-      @Override
-      public boolean requiresLayout() {
-        return false;
-      }
-    };
-    commands.setLevel(org.apache.log4j.Level.INFO);
-    commands.addAppender(capture);
+    CommandLog logged = new CommandLog();
     String owner = "h9-dropped";
     try (RemoteHost remote = RemoteHost.connect(host.target("w0", key), TIMEOUT)) {
       Ledger onHost = faultbed.faults.remote.HostLedgers.open(remote, owner);
@@ -345,10 +346,10 @@ class RemoteHostTest {
           "healed over the new connection");
       onHost.close();
     } finally {
-      commands.removeAppender(capture);
+      logged.close();
     }
-    assertTrue(logged.stream().anyMatch(l -> l.endsWith("the SSH connection had dropped; connected again")),
-        String.join("\n", logged));
+    assertTrue(logged.lines().stream().anyMatch(l -> l.endsWith("the SSH connection had dropped; connected again")),
+        logged.toString());
   }
 
   @Test
