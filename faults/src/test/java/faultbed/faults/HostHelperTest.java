@@ -97,6 +97,9 @@ class HostHelperTest {
     Path made = dir.resolve("made");
     refused("iptables: --modprobe=/usr/bin/touch runs a program", "iptables", "--modprobe=/usr/bin/touch", "-S");
     refused("iptables: -M runs a program", "iptables", "-M", "/usr/bin/touch", "-S");
+    refused("iptables: -wM runs a program", "iptables", "-wM", "/usr/bin/touch", "-S");
+    refused("iptables: --modp=/usr/bin/touch runs a program", "iptables", "--modp=/usr/bin/touch", "-S");
+    refused("iptables: --mod runs a program", "iptables", "--mod", "/usr/bin/touch", "-S");
     refused("tc: 'exec' is not allowed", "tc", "filter", "exec", "bpf", "run", "/usr/bin/touch", made.toString());
     refused("tc: expected qdisc, class or filter first, got 'exec'", "tc", "exec", "bpf", "run", "touch");
     refused("tc: expected qdisc, class or filter first, got '-batch'", "tc", "-batch", made.toString());
