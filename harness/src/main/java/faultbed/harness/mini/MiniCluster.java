@@ -45,7 +45,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
   private final String frontsId;
 
   /** Each node's NodeManager bean, unregistered when the NodeManager is replaced or stopped. */
-  private final Map<Integer, javax.management.ObjectName> beans = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Integer, java.util.Set<javax.management.ObjectName>> beans = new java.util.concurrent.ConcurrentHashMap<>();
 
   private MiniCluster(ClusterSpec spec, Ledger ledger, Path workDir) throws IOException {
     super(spec, ledger, workDir);
@@ -76,7 +76,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     List<javax.management.ObjectName> nodeBeans = NodeManagerBeans.since(beansBefore);
     if (nodeBeans.size() == spec.nodes()) {
       for (int i = 0; i < spec.nodes(); i++) {
-        beans.put(i, nodeBeans.get(i));
+        beans.put(i, java.util.Set.of(nodeBeans.get(i)));
       }
     }
     mr.start();
@@ -186,10 +186,11 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
     int generation = node.generation() + 1;
     Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-g" + generation).create();
     int deadShufflePort = node.shufflePort();
-    java.util.Set<javax.management.ObjectName> beansBefore = NodeManagerBeans.present();
+    java.util.Set<javax.management.ObjectName> beansBefore = NodeManagerBeans.all();
     NodeManager fresh = startReplacement(node.index(), generation);
-    List<javax.management.ObjectName> freshBean = NodeManagerBeans.since(beansBefore);
-    NodeManagerBeans.unregister(freshBean.size() == 1 ? beans.put(node.index(), freshBean.get(0)) : beans.remove(node.index()));
+    java.util.Set<javax.management.ObjectName> freshBeans = new java.util.HashSet<>(NodeManagerBeans.all());
+    freshBeans.removeAll(beansBefore);
+    NodeManagerBeans.unregisterAll(beans.put(node.index(), freshBeans));
     if (proxies != null) {
       proxies.unfront(deadShufflePort);
     }
@@ -298,7 +299,7 @@ public final class MiniCluster extends AbstractCluster<MiniNode> {
           .map(n -> CompletableFuture.runAsync(() -> n.nodeManager().stop()))
           .toArray(CompletableFuture[]::new)).join();
       mr.stop();
-      beans.values().forEach(NodeManagerBeans::unregister);
+      beans.values().forEach(NodeManagerBeans::unregisterAll);
       dfs.shutdown();
     } finally {
       if (proxies != null) {
