@@ -28,15 +28,9 @@ final class NodeManagerBeans {
 
   private NodeManagerBeans() {}
 
-  /** The NodeManager beans registered now. */
+  /** The NodeManager MXBeans registered now. */
   static Set<ObjectName> present() {
-    try {
-      return ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("Hadoop:service=NodeManager,*"), null)
-          .stream().filter(n -> n.getKeyProperty("name") != null && NAME.matcher(n.getKeyProperty("name")).matches())
-          .collect(java.util.stream.Collectors.toSet());
-    } catch (MalformedObjectNameException e) {
-      throw new IllegalStateException(e);
-    }
+    return named(NAME);
   }
 
   /**
@@ -56,9 +50,13 @@ final class NodeManagerBeans {
 
   /** Every NodeManager bean registered now, its own MXBean and its metrics sources. */
   static Set<ObjectName> all() {
+    return named(OWN);
+  }
+
+  private static Set<ObjectName> named(Pattern name) {
     try {
       return ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("Hadoop:service=NodeManager,*"), null)
-          .stream().filter(n -> n.getKeyProperty("name") != null && OWN.matcher(n.getKeyProperty("name")).matches())
+          .stream().filter(n -> n.getKeyProperty("name") != null && name.matcher(n.getKeyProperty("name")).matches())
           .collect(java.util.stream.Collectors.toSet());
     } catch (MalformedObjectNameException e) {
       throw new IllegalStateException(e);
