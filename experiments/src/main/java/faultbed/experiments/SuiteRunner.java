@@ -72,7 +72,10 @@ public final class SuiteRunner {
   }
 
   public SuiteSummary run() {
-    List<RunRecord> records = new ArrayList<>();
+    // a suite of thousands of runs holds none of their records: they are in the store, read back for
+    // the summary at the end; only a sequential suite, which decides on them after each block, keeps them
+    List<RunRecord> decidingOn = new ArrayList<>();
+    int ran = 0;
     int total = order.size();
     Cluster cluster = null;
     ClusterSpec current = null;
@@ -85,9 +88,12 @@ public final class SuiteRunner {
         int i = slot.runIndex();
         RunRecord kept = done.get(slot.runId());
         if (kept != null) {
-          records.add(kept);
-          progress.runFinished(records.size(), total, kept);
-          if (decided(slot, records)) {
+          ran++;
+          if (sequential != null) {
+            decidingOn.add(kept);
+          }
+          progress.runFinished(ran, total, kept);
+          if (decided(slot, decidingOn)) {
             break;
           }
           continue;
@@ -119,7 +125,7 @@ public final class SuiteRunner {
           progress.phase("resetting the cluster");
           cluster.reset();
         }
-        progress.runStarting(records.size(), total, spec.runId());
+        progress.runStarting(ran, total, spec.runId());
         RunRecord record;
         try {
           if (warmupBroke != null) {
@@ -133,9 +139,12 @@ public final class SuiteRunner {
           cluster = null;
         }
         store.write(record);
-        records.add(record);
-        progress.runFinished(records.size(), total, record);
-        if (decided(slot, records)) {
+        ran++;
+        if (sequential != null) {
+          decidingOn.add(record);
+        }
+        progress.runFinished(ran, total, record);
+        if (decided(slot, decidingOn)) {
           break;
         }
       }
@@ -145,9 +154,9 @@ public final class SuiteRunner {
         progress.phase("stopping the cluster");
         cluster.close();
       }
-      if (!records.isEmpty()) {
+      if (ran > 0) {
         try {
-          store.writeSummary(SuiteSummary.of(records));
+          store.writeSummary(SuiteSummary.of(suiteRecords()));
         } catch (RecordStore.NotWritten e) {
           // the summary is made again from the records by report and by --resume; what stopped the
           // suite (the same full disk, most often) is what to say
@@ -157,7 +166,17 @@ public final class SuiteRunner {
         }
       }
     }
-    return SuiteSummary.of(records);
+    return SuiteSummary.of(suiteRecords());
+  }
+
+  /** This suite's records as the store holds them, in the suite's order. */
+  private List<RunRecord> suiteRecords() {
+    java.util.Map<String, Integer> position = new java.util.HashMap<>();
+    for (RunOrder.Slot slot : order.runs()) {
+      position.putIfAbsent(slot.runId(), position.size());
+    }
+    return store.readAll().stream().filter(r -> position.containsKey(r.runId()))
+        .sorted(java.util.Comparator.comparingInt(r -> position.get(r.runId()))).toList();
   }
 
   /**

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the ResourceManager, NameNode, DataNodes, NodeManagers and history server. After every tenth run,
  * once the cluster is reset for the next, it samples what a long suite could pile up: heap after a
  * full GC, threads, open files, child processes, the cluster's working folder on disk, and the things
- * faultbed made on the OS (rules, qdisc classes, cgroups; {@link Ledger#present}). The last sample must
+ * faultbed made on the OS (rules, qdisc classes, cgroups; {@link Ledger#present}), its own only, so
+ * that another faultbed running beside it counts for nothing. The last sample must
  * be within 10 % of the one at a tenth of the suite (at least run 20, once every variant ran twice),
  * and the OS things no more.
  *
@@ -145,7 +146,8 @@ class SoakTest {
     long children = ProcessHandle.current().descendants().count();
     Map<String, Long> folders = new java.util.TreeMap<>();
     try (Stream<Path> clusters = Files.isDirectory(work) ? Files.list(work) : Stream.empty()) {
-      for (Path cluster : clusters.toList()) {
+      // this harness's clusters only: another faultbed may run beside the soak
+      for (Path cluster : clusters.filter(c -> c.getFileName().toString().startsWith(OWN)).toList()) {
         try (Stream<Path> parts = Files.isDirectory(cluster) ? Files.list(cluster) : Stream.empty()) {
           for (Path part : parts.toList()) {
             String key = part.getFileName().toString().replaceFirst("^nm-\\d+-g\\d+-.*", "nm-*");
@@ -157,7 +159,8 @@ class SoakTest {
       throw new UncheckedIOException(e);
     }
     long all = folders.values().stream().mapToLong(Long::longValue).sum();
-    return new Vitals(runs, Instant.now(), heap, threads, files, children, all, folders, Ledger.present());
+    return new Vitals(runs, Instant.now(), heap, threads, files, children, all, folders,
+        Ledger.present(owner -> owner == null || owner.startsWith(OWN)));
   }
 
   private static long bytesUnder(Path root) {
@@ -181,7 +184,10 @@ class SoakTest {
     return bytes[0];
   }
 
-  /** Every cluster working folder of this machine's faultbed processes (the soak's is the only live one). */
+  /** The start of the names this JVM's harnesses give what they make (their ledger owners). */
+  private static final String OWN = "h" + ProcessHandle.current().pid() + "-";
+
+  /** Every cluster working folder of this machine's faultbed processes; the soak's start with {@link #OWN}. */
   private static Path workRoot() {
     String own = faultbed.faults.Capability.isRoot() ? "faultbed" : "faultbed-" + System.getProperty("user.name");
     return Path.of(System.getProperty("faultbed.work.dir", "/var/tmp/" + own));
