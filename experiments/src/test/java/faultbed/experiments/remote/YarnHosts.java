@@ -266,6 +266,12 @@ public final class YarnHosts implements AutoCloseable {
     }
   }
 
+  /** Applications the ResourceManager lists as RUNNING (its REST API). */
+  public int runningApplications() throws IOException, InterruptedException {
+    String body = get("http://" + master().address() + ":8088/ws/v1/cluster/apps?states=RUNNING");
+    return (int) Pattern.compile("\"id\"\\s*:\\s*\"application_").matcher(body).results().count();
+  }
+
   /** NodeManagers the ResourceManager lists as RUNNING, by host address (its REST API). */
   public List<String> runningNodeManagers() throws IOException, InterruptedException {
     String body = get("http://" + master().address() + ":8088/ws/v1/cluster/nodes?states=RUNNING");

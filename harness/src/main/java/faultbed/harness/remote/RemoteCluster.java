@@ -154,6 +154,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       if (!dryRun) {
         leases.scheduleWithFixedDelay(this::renewLeases, 0, HostLedgers.RENEWAL.toMillis(), TimeUnit.MILLISECONDS);
       }
+      rm.patient(log); // up: a ResourceManager silent for a while no longer breaks a run
     } catch (RuntimeException | IOException e) {
       leases.shutdownNow();
       hosts.forEach(RemoteHost::close);

@@ -27,12 +27,26 @@ final class RestResourceManager implements ResourceManagerView {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** How long a cluster that is up may leave its ResourceManager unanswering before a run gives up on it. */
+  static final Duration OUTAGE = Duration.ofMinutes(2);
+
   private final String url;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+  /** Where an outage ridden out is said; null until the cluster is up (at start, silence is refused at once). */
+  private volatile java.util.function.Consumer<String> patientLog;
 
   /** {@code url}: the RM's web address with its scheme, e.g. http://rm:8088. */
   RestResourceManager(String url) {
     this.url = url;
+  }
+
+  /**
+   * From now on a ResourceManager that does not answer (restarted, a network between it and the
+   * harness down) is asked again for up to {@link #OUTAGE} before a call fails; the outage, once
+   * over, is said to {@code log}. The cluster goes on meanwhile, and so does the run.
+   */
+  void patient(java.util.function.Consumer<String> log) {
+    this.patientLog = log;
   }
 
   String url() {
@@ -114,6 +128,38 @@ final class RestResourceManager implements ResourceManagerView {
   }
 
   private byte[] fetch(String address, String type) {
+    java.util.function.Consumer<String> log = patientLog;
+    long first = 0;
+    for (int attempt = 0; ; attempt++) {
+      long asked = System.nanoTime();
+      try {
+        byte[] body = fetchOnce(address, type);
+        if (attempt > 0) {
+          log.accept("the ResourceManager (" + url + ") did not answer for " + (System.nanoTime() - first) / 1_000_000_000
+              + " s; it answers again");
+        }
+        return body;
+      } catch (HarnessException e) {
+        if (log == null || !(e.getCause() instanceof IOException)) {
+          throw e;
+        }
+        if (attempt == 0) {
+          first = asked; // silent since it was asked, not since the ask timed out
+        } else if (System.nanoTime() - first > OUTAGE.toNanos()) {
+          throw new HarnessException(address + " did not answer for " + OUTAGE.toMinutes() + " min: "
+              + e.getCause().getMessage(), e.getCause());
+        }
+        try {
+          Thread.sleep(1000); // a second between tries: each is itself bounded by TIMEOUT
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw new HarnessException(address + ": interrupted", interrupted);
+        }
+      }
+    }
+  }
+
+  private byte[] fetchOnce(String address, String type) {
     try {
       HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(address)).timeout(TIMEOUT)
           .header("Accept", type).build(), HttpResponse.BodyHandlers.ofByteArray());
