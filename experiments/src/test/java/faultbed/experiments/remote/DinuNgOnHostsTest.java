@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import faultbed.experiments.cli.FaultbedCli;
 import faultbed.results.RecordStore;
@@ -46,11 +45,8 @@ class DinuNgOnHostsTest {
 
   @BeforeAll
   static void cluster() throws IOException {
-    List<String> problems = YarnHosts.problems();
-    assumeTrue(problems.isEmpty(), () -> "no test cluster of hosts here: " + problems);
-    dir = Files.createTempDirectory("yarn-hosts-dinu-ng");
-    cluster = YarnHosts.start(dir.resolve("hosts"), 3, SCALED_RM);
-    cluster.writeInventory(dir.resolve("inventory.json"));
+    cluster = YarnHosts.forTest("yarn-hosts-dinu-ng", 3, SCALED_RM);
+    dir = cluster.testFolder();
   }
 
   @AfterAll

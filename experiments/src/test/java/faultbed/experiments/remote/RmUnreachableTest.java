@@ -2,7 +2,6 @@ package faultbed.experiments.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import faultbed.experiments.cli.FaultbedCli;
 import faultbed.faults.Installed;
@@ -10,12 +9,14 @@ import faultbed.faults.Iptables;
 import faultbed.faults.Ledger;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -36,12 +37,9 @@ class RmUnreachableTest {
   private static YarnHosts cluster;
 
   @BeforeAll
-  static void cluster() throws Exception {
-    List<String> problems = YarnHosts.problems();
-    assumeTrue(problems.isEmpty(), () -> "no test cluster of hosts here: " + problems);
-    dir = Files.createTempDirectory("yarn-hosts-rm-cut");
-    cluster = YarnHosts.start(dir.resolve("hosts"), 2);
-    cluster.writeInventory(dir.resolve("inventory.json"));
+  static void cluster() throws IOException {
+    cluster = YarnHosts.forTest("yarn-hosts-rm-cut", 2, Map.of());
+    dir = cluster.testFolder();
   }
 
   @AfterAll

@@ -98,6 +98,28 @@ public final class YarnHosts implements AutoCloseable {
     return SshdHost.problems();
   }
 
+  /**
+   * For a test class: {@link #start(Path, int, Map)} in a fresh temporary folder named {@code name},
+   * its inventory written to {@link #inventoryFile()}; the test is skipped (with what is missing)
+   * where no cluster of hosts can be made.
+   */
+  public static YarnHosts forTest(String name, int workers, Map<String, String> yarn) throws IOException {
+    List<String> problems = problems();
+    org.junit.jupiter.api.Assumptions.assumeTrue(problems.isEmpty(), () -> "no test cluster of hosts here: " + problems);
+    YarnHosts c = start(Files.createTempDirectory(name).resolve("hosts"), workers, yarn);
+    c.writeInventory(c.inventoryFile());
+    return c;
+  }
+
+  /** The test's folder {@link #forTest} made: the hosts' folder is in it, and the inventory beside. */
+  public Path testFolder() {
+    return dir.getParent();
+  }
+
+  public Path inventoryFile() {
+    return testFolder().resolve("inventory.json");
+  }
+
   /** A master and {@code workers} workers, serving (every DataNode live, every NodeManager RUNNING) when returned. */
   public static YarnHosts start(Path dir, int workers) {
     return start(dir, workers, Map.of());
