@@ -127,6 +127,7 @@ public final class SuiteRunner {
         }
         progress.runStarting(ran, total, spec.runId());
         RunRecord record;
+        Cluster broke = null;
         try {
           if (warmupBroke != null) {
             throw new HarnessException("its cluster's warm-up run: " + warmupBroke.getMessage(), warmupBroke);
@@ -135,10 +136,18 @@ public final class SuiteRunner {
           dirty = true;
         } catch (HarnessException e) {
           record = broken(spec, cluster, e).inBlock(slot.block()).withProvenance(provenance);
-          cluster.close();
+          broke = cluster;
           cluster = null;
         }
-        store.write(record);
+        try {
+          store.write(record);
+        } finally {
+          // after the record is kept: what broke the run (an engine that never answers again) may
+          // fail the close in turn, and end the suite
+          if (broke != null) {
+            broke.close();
+          }
+        }
         ran++;
         if (sequential != null) {
           decidingOn.add(record);

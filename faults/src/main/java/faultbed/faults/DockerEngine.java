@@ -2,6 +2,8 @@ package faultbed.faults;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.transport.DockerHttpClient;
+import com.github.dockerjava.zerodep.ZerodepDockerHttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -63,6 +65,69 @@ public final class DockerEngine {
 
   public static DockerClient client() {
     return DockerClientFactory.instance().client();
+  }
+
+  /**
+   * Empty when the engine answers a ping now, within seconds; otherwise why not. Unlike
+   * {@link #unavailable()}, whose answer Testcontainers keeps once it found an engine, this asks each time.
+   */
+  public static Optional<String> notAnswering() {
+    try {
+      Answer a = ask("/_ping");
+      return a.status() == 200 ? Optional.empty() : Optional.of("HTTP " + a.status() + " to a ping");
+    } catch (RuntimeException e) {
+      return Optional.of(String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** The engine's answer to one request: its HTTP status and body. */
+  record Answer(int status, String body) {}
+
+  private static volatile DockerHttpClient bounded;
+
+  /**
+   * The engine's answer to GET {@code path} within seconds, or an error. Testcontainers' client sets
+   * no timeouts: asked of an engine in the middle of a restart, a call of its can wait for ever.
+   */
+  static Answer ask(String path) {
+    try (DockerHttpClient.Response r = boundedClient().execute(DockerHttpClient.Request.builder()
+        .method(DockerHttpClient.Request.Method.GET).path(path).build())) {
+      return new Answer(r.getStatusCode(), new String(r.getBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private static DockerHttpClient boundedClient() {
+    DockerHttpClient c = bounded;
+    if (c == null) {
+      synchronized (DockerEngine.class) {
+        if (bounded == null) {
+          var transport = DockerClientFactory.instance().getTransportConfig(); // the engine Testcontainers found
+          bounded = new ZerodepDockerHttpClient.Builder().dockerHost(transport.getDockerHost())
+              .sslConfig(transport.getSslConfig()).maxConnections(4)
+              .connectionTimeout(java.time.Duration.ofSeconds(3)).responseTimeout(java.time.Duration.ofSeconds(10)).build();
+        }
+        c = bounded;
+      }
+    }
+    return c;
+  }
+
+  /**
+   * Returns once the engine answers, within {@code within}: an engine being restarted answers
+   * again within seconds, and what is on it can be removed only then. Fails with one line if not.
+   */
+  public static void awaitAnswering(java.time.Duration within) {
+    long deadline = System.nanoTime() + within.toNanos();
+    Optional<String> why;
+    while ((why = notAnswering()).isPresent()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new PreconditionFailed("the Docker engine has not answered for " + within.toSeconds() + " s ("
+            + why.get() + "): what faultbed has on it is removed by the next start once it answers");
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(java.time.Duration.ofMillis(500).toNanos());
+    }
   }
 
   /** The client, if an engine answers: healers ask only then, so hosts without Docker are not probed each start. */

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -31,12 +32,20 @@ public final class NodeContainer {
   private final String name;
   private final String address;
   private final String gateway;
+  /** When the engine started it: a container started again since has lost everything the node ran. */
+  private final String startedAt;
 
   public NodeContainer(String id, String name, String address, String gateway) {
     this.id = id;
     this.name = name;
     this.address = address;
     this.gateway = gateway;
+    try {
+      this.startedAt = JSON.readTree(DockerEngine.ask("/containers/" + id + "/json").body()).path("State")
+          .path("StartedAt").asText();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read container " + name + "'s state", e);
+    }
   }
 
   public String id() {
@@ -54,6 +63,37 @@ public final class NodeContainer {
   private static DockerClient docker() {
     return DockerEngine.client();
   }
+
+  /**
+   * Empty while the container runs as the one started (paused or not); otherwise one line saying
+   * what became of it. An engine that stops or restarts stops every container without a restart
+   * policy, as the node's are, and everything the node ran goes with it.
+   */
+  public Optional<String> stopped() {
+    com.fasterxml.jackson.databind.JsonNode state;
+    try {
+      DockerEngine.Answer a = DockerEngine.ask("/containers/" + id + "/json");
+      if (a.status() == 404) {
+        return Optional.of("container " + name + " is gone (removed)");
+      }
+      if (a.status() != 200) {
+        return Optional.of("the Docker engine answers HTTP " + a.status() + " about container " + name);
+      }
+      state = JSON.readTree(a.body()).path("State");
+    } catch (RuntimeException | java.io.IOException e) {
+      return Optional.of("the Docker engine does not answer (" + e.getMessage() + ")");
+    }
+    if (state.path("Running").asBoolean()) {
+      String started = state.path("StartedAt").asText();
+      return started.equals(startedAt) ? Optional.empty()
+          : Optional.of("container " + name + " was started again at " + started + " (first at " + startedAt
+              + "), without anything the node ran");
+    }
+    return Optional.of("container " + name + " stopped at " + state.path("FinishedAt").asText() + " (exit "
+        + state.path("ExitCode").asText() + ")");
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
   /** One process of the container as the host sees it. */
   public record Process(long hostPid, String command) {}

@@ -92,14 +92,16 @@ public interface Cluster extends AutoCloseable {
     return PinnedNodes.NONE;
   }
 
-  /** Restores what faults broke (crashed nodes, leftover containers) so the next run starts clean. */
   /**
    * Empty while every part the harness runs beside the nodes answers (a Toxiproxy server the
-   * shuffle goes through); otherwise one line saying which stopped. No run can go on without it.
+   * shuffle goes through, the containers nodes live in); otherwise one line saying which stopped.
+   * No run can go on without it.
    */
   default java.util.Optional<String> partStopped() {
     return java.util.Optional.empty();
   }
+
+  /** Restores what faults broke (crashed nodes, leftover containers) so the next run starts clean. */
 
   void reset();
 

@@ -38,6 +38,8 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
   private final String gateway;
   private final List<GenericContainer<?>> containers = new ArrayList<>();
   private final String user;
+  /** How long a stopping cluster waits for an engine that does not answer (a restart takes seconds). */
+  private static final java.time.Duration ENGINE_BACK = java.time.Duration.ofMinutes(2);
 
   private ContainerCluster(ClusterSpec spec, Ledger ledger, Path workDir, Network network, String gateway)
       throws IOException {
@@ -172,6 +174,23 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
     return ToxiproxyServer.besideContainer(node.container(), ledger);
   }
 
+  /**
+   * A node's container that stopped or was started again, before the Toxiproxy servers beside them
+   * (which an engine's restart stops too): the node's processes went with it, so nothing measured
+   * after is the scenario's doing.
+   */
+  @Override
+  public java.util.Optional<String> partStopped() {
+    for (ContainerNode n : nodes()) {
+      java.util.Optional<String> stopped = n.container().stopped();
+      if (stopped.isPresent()) {
+        return java.util.Optional.of("node " + n.index() + ": " + stopped.get() + ", and every process of the node"
+            + " with it (the Docker engine stopped or restarted, or the container was stopped from outside)");
+      }
+    }
+    return super.partStopped();
+  }
+
   @Override
   protected NetworkFaults linkFaults(ContainerNode node) {
     return node.container().networkFaults();
@@ -195,14 +214,22 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
     return node.processes().size() == 1;
   }
 
-  /** Every node container removed at once (nothing of a run survives), then the daemons, then the network. */
+  /**
+   * Every node container removed at once (nothing of a run survives), then the daemons, then the
+   * network. An engine being restarted (a run may have ended because it was) is waited for, up
+   * to {@link #ENGINE_BACK}: what is on it can be removed only once it answers again.
+   */
   @Override
   protected void stopNodes() {
     try {
+      DockerEngine.awaitAnswering(ENGINE_BACK);
       containers.parallelStream().forEach(GenericContainer::stop);
-      daemons.stop();
     } finally {
-      network.close();
+      try {
+        daemons.stop();
+      } finally {
+        network.close();
+      }
     }
   }
 }

@@ -139,13 +139,17 @@ public final class RunExecutor {
           cluster.spec().hadoop().keySet())));
       history.append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
           spec.workload().parameters(), l.inputBytes(), spec.dataSeed())));
-      try (faults; PartWatch parts = new PartWatch(cluster);
+      java.util.concurrent.atomic.AtomicReference<String> submitted = new java.util.concurrent.atomic.AtomicReference<>();
+      // a part gone may have taken the AM with it: the job is killed through the RM at once
+      PartWatch.Kill kill = new PartWatch.Kill(conf, submitted);
+      try (faults; PartWatch parts = new PartWatch(cluster, kill::run);
           NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
               t -> history.append(new RunHistory.NodeChanged(t)))) {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());
         String appId = JobWatch.appIdOf(job);
+        submitted.set(appId);
         cluster.submitted(appId);
         for (Job companion : l.companions()) {
           companion.submit(); // after the measured job, which is the first scheduled
@@ -167,7 +171,7 @@ public final class RunExecutor {
                 l.output(), job, harnessMs));
           }
           deadline.check();
-          stopIfAPartStopped(parts, job, nowMs);
+          stopIfAPartStopped(parts, kill, nowMs);
           try {
             observed.observe(job, locator, needReducers, needMaps);
             listener.progress(job.mapProgress(), job.reduceProgress());
@@ -178,6 +182,7 @@ public final class RunExecutor {
           faults.onProgress(observed, appState);
           Thread.sleep(POLL_MS);
         }
+        stopIfAPartStopped(parts, kill, nowMs); // the application may have ended by that kill
         long observedEnd = nowMs.getAsLong();
         harnessMs.put("observedEnd", observedEnd);
         faults.jobEnded();
@@ -210,17 +215,10 @@ public final class RunExecutor {
      * would be the fault's doing. The job is killed, the faults healed on the way out, and the
      * suite told why (it records the run as one the harness could not complete).
      */
-    private void stopIfAPartStopped(PartWatch parts, Job job, LongSupplier nowMs) {
+    private void stopIfAPartStopped(PartWatch parts, PartWatch.Kill kill, LongSupplier nowMs) {
       parts.stopped().ifPresent(why -> {
-        String killed;
-        try {
-          job.killJob();
-          killed = "its job killed";
-        } catch (IOException | RuntimeException e) {
-          killed = "its job could not be killed (" + e.getMessage() + ")";
-        }
         throw new HarnessException(why + "; run " + spec.runId() + " ended " + nowMs.getAsLong() / 1000 + " s in, "
-            + killed);
+            + kill.run());
       });
     }
 
