@@ -358,6 +358,7 @@ public final class Ledger implements AutoCloseable {
         }
       }
     }
+    Claims first = new Claims(liveOwners, claimed);
     for (Healer h : HEALERS.values()) {
       List<Healer.Found> present;
       try {
@@ -369,10 +370,21 @@ public final class Ledger implements AutoCloseable {
         }
         continue;
       }
+      Claims again = null;
       for (Healer.Found found : present) {
         LedgerEntry e = found.entry();
         boolean listedAbove = !heal && lines.stream().anyMatch(l -> l.startsWith(e.kind() + " " + e.id() + " "));
-        if (claimed.contains(e.kind() + ":" + e.id()) || liveOwners.contains(found.owner()) || listedAbove) {
+        if (first.claim(found) || listedAbove) {
+          continue;
+        }
+        // A harness starting meanwhile opened its ledger after the first look and may have made this
+        // since (its entry recorded first, then the thing): the ledgers are read again, after the
+        // listing, which therefore sees every owner of what it found. Two harnesses starting at once
+        // removed each other's Docker network this way.
+        if (again == null) {
+          again = Claims.live();
+        }
+        if (again.claim(found)) {
           continue;
         }
         if (heal) {
@@ -387,6 +399,25 @@ public final class Ledger implements AutoCloseable {
     }
     filesLast.forEach(Runnable::run);
     return lines;
+  }
+
+  /** The owners of live ledgers and the entries they hold: what a sweep must leave alone. */
+  private record Claims(java.util.Set<String> owners, java.util.Set<String> entries) {
+    static Claims live() {
+      java.util.Set<String> owners = new java.util.HashSet<>();
+      java.util.Set<String> entries = new java.util.HashSet<>();
+      for (Path f : ledgerFiles()) {
+        read(f).filter(Ledger::isAlive).ifPresent(p -> {
+          owners.add(p.owner());
+          p.entries().forEach(e -> entries.add(e.kind() + ":" + e.id()));
+        });
+      }
+      return new Claims(owners, entries);
+    }
+
+    boolean claim(Healer.Found found) {
+      return entries.contains(found.entry().kind() + ":" + found.entry().id()) || owners.contains(found.owner());
+    }
   }
 
   private static String describe(LedgerEntry e) {

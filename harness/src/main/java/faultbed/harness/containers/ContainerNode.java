@@ -85,7 +85,8 @@ public final class ContainerNode extends ProcessNode<String> {
     if (count < 1) {
       throw new IllegalArgumentException("cpu hog: expected count >= 1, got " + count);
     }
-    return container.load("hog", count, "exec awk '" + faultbed.faults.Load.SPINNER + "'", null);
+    // the tag (the shell's $0) goes on to awk's command line, where the count and the heal find it
+    return container.load("hog", count, "exec awk -v \"faultbed=$0\" '" + faultbed.faults.Load.SPINNER + "'", null);
   }
 
   @Override

@@ -55,6 +55,25 @@ class ContainerClusterTest {
     }
   }
 
+  /**
+   * A CPU hog's spinners run inside the node's container, are found there by their tag (counted as
+   * started, killed by the heal), and nothing of them is left. Before, awk replaced the tagged shell
+   * and the count never saw them: every containers cpu-hog failed after seconds.
+   */
+  @Test
+  void cpuSpinnersRunInsideTheNodeAndTheHealLeavesNone(ContainerCluster cluster) {
+    ContainerNode n = cluster.nodes().get(0);
+    try (faultbed.faults.Installed hog = n.cpuSpinners(2)) {
+      assertEquals(2, spinners(n), n.commandLines().toString());
+    }
+    org.awaitility.Awaitility.await("the spinners gone").atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(100)).until(() -> spinners(n) == 0);
+  }
+
+  private static long spinners(ContainerNode n) {
+    return n.commandLines().stream().filter(c -> c.startsWith("awk") && c.contains("faultbed=faultbed-load-hog")).count();
+  }
+
   /** Frozen, and the shuffle from another node through its lossy link (rules from the host in its namespace). */
   // The test command freezes nodes over SSH (YarnHostsTest) and loses packets on mini
   // (OutputCheckClusterTest); Docker's pause and the loss inside a node container run with ci/extended.
