@@ -83,35 +83,46 @@ public final class DockerEngine {
   /** The engine's answer to one request: its HTTP status and body. */
   record Answer(int status, String body) {}
 
-  private static volatile DockerHttpClient bounded;
-
   /**
    * The engine's answer to GET {@code path} within seconds, or an error. Testcontainers' client sets
    * no timeouts: asked of an engine in the middle of a restart, a call of its can wait for ever.
    */
   static Answer ask(String path) {
-    try (DockerHttpClient.Response r = boundedClient().execute(DockerHttpClient.Request.builder()
-        .method(DockerHttpClient.Request.Method.GET).path(path).build())) {
-      return new Answer(r.getStatusCode(), new String(r.getBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return Bounded.get(path);
   }
 
-  private static DockerHttpClient boundedClient() {
-    DockerHttpClient c = bounded;
-    if (c == null) {
-      synchronized (DockerEngine.class) {
-        if (bounded == null) {
-          var transport = DockerClientFactory.instance().getTransportConfig(); // the engine Testcontainers found
-          bounded = new ZerodepDockerHttpClient.Builder().dockerHost(transport.getDockerHost())
-              .sslConfig(transport.getSslConfig()).maxConnections(4)
-              .connectionTimeout(java.time.Duration.ofSeconds(3)).responseTimeout(java.time.Duration.ofSeconds(10)).build();
-        }
-        c = bounded;
+  /**
+   * docker-java's own transport with timeouts, on the engine Testcontainers found. A class of its
+   * own: a build without Docker's client (an optional dependency) loads DockerEngine for its
+   * healers, and must not need the transport's classes to do so.
+   */
+  private static final class Bounded {
+    private static volatile DockerHttpClient client;
+
+    static Answer get(String path) {
+      try (DockerHttpClient.Response r = client().execute(DockerHttpClient.Request.builder()
+          .method(DockerHttpClient.Request.Method.GET).path(path).build())) {
+        return new Answer(r.getStatusCode(), new String(r.getBody().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
       }
     }
-    return c;
+
+    private static DockerHttpClient client() {
+      DockerHttpClient c = client;
+      if (c == null) {
+        synchronized (Bounded.class) {
+          if (client == null) {
+            var transport = DockerClientFactory.instance().getTransportConfig();
+            client = new ZerodepDockerHttpClient.Builder().dockerHost(transport.getDockerHost())
+                .sslConfig(transport.getSslConfig()).maxConnections(4)
+                .connectionTimeout(java.time.Duration.ofSeconds(3)).responseTimeout(java.time.Duration.ofSeconds(10)).build();
+          }
+          c = client;
+        }
+      }
+      return c;
+    }
   }
 
   /**
