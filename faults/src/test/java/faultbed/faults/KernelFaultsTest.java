@@ -184,7 +184,12 @@ class KernelFaultsTest {
       assertTrue(throughput(a.getLocalPort(), Duration.ofSeconds(1)) > 20 * cap, "the first's cap gone");
       second.heal();
       other.close();
-      assertFalse(Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out().contains("fb:"), "the root gone with the last");
+      // unless a harness beside the tests (a suite) has a class under it at this moment
+      java.util.Set<String> beside = new java.util.HashSet<>(Ledger.liveOwners());
+      beside.remove(ledger.owner());
+      if (beside.isEmpty()) {
+        assertFalse(Shell.run(List.of("tc", "qdisc", "show", "dev", "lo")).out().contains("fb:"), "the root gone with the last");
+      }
     }
   }
 
