@@ -63,8 +63,10 @@ public final class SshdHost implements AutoCloseable {
       List<String> enter) {
     try {
       Files.createDirectories(dir);
-      Path hostKey = keyPair(dir.resolve("host_key"));
-      Path authorized = Files.copy(Path.of(clientKey + ".pub"), dir.resolve("authorized_keys"));
+      // a host started again (rebooted) keeps its keys, so clients still know it
+      Path hostKey = Files.exists(dir.resolve("host_key")) ? dir.resolve("host_key") : keyPair(dir.resolve("host_key"));
+      Path authorized = Files.copy(Path.of(clientKey + ".pub"), dir.resolve("authorized_keys"),
+          java.nio.file.StandardCopyOption.REPLACE_EXISTING);
       Path config = Files.writeString(dir.resolve("sshd_config"), String.join("\n",
           "Port 22",
           "ListenAddress " + node.address(),

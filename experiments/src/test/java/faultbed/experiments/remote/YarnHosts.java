@@ -318,9 +318,17 @@ public final class YarnHosts implements AutoCloseable {
    */
   private void host(String name, int index) {
     NodeNetwork.NodeNamespace ns = net.add(index);
-    Path home = dir.resolve(name);
     Cgroup daemons = Cgroup.of(ledger.owner() + "/" + name).create();
     ledger.record(LedgerEntry.cgroup(daemons, "yarn-hosts"));
+    hosts.add(boot(name, ns, daemons));
+  }
+
+  /**
+   * Brings host {@code name} up in its network namespace and group: its process space, its homes
+   * (its own, from its folder, as on a machine's disk) and its sshd (keys kept from an earlier boot).
+   */
+  private Host boot(String name, NodeNetwork.NodeNamespace ns, Cgroup daemons) {
+    Path home = dir.resolve(name);
     try {
       daemons.spawn(NodeNetwork.inside(ns, List.of("unshare", "--pid", "--fork", "--mount-proc", "sleep", "infinity")));
     } catch (IOException e) {
@@ -362,7 +370,36 @@ public final class YarnHosts implements AutoCloseable {
       throw new IllegalStateException(e);
     }
     SshdHost sshd = SshdHost.start(ledger, ns, home.resolve("sshd"), clientKey, enter);
-    hosts.add(new Host(name, ns, enter, sshd, daemons, home));
+    return new Host(name, ns, enter, sshd, daemons, home);
+  }
+
+  /**
+   * Reboots worker {@code w} as a machine reboots: every process of it ends at once (the first of
+   * its process space is killed, and the kernel kills the rest with it: its sshd, DataNode,
+   * NodeManager, task JVMs and whatever faultbed started there); what lives in the kernel's memory
+   * goes (its packet filter rules and queueing disciplines); what is on its disk stays (its
+   * folders, faultbed's ledger in root's home, the login's home). Then it boots: sshd, with its
+   * host keys, and its DataNode and NodeManager, as its init would start them. Returns the host as
+   * booted; the ResourceManager may not have its NodeManager back yet.
+   */
+  public Host reboot(Host w) {
+    int at = hosts.indexOf(w);
+    if (at < 1) {
+      throw new IllegalArgumentException("not a worker of this cluster: " + w.name());
+    }
+    long init = Long.parseLong(w.enter().get(2));
+    ProcessHandle.of(init).ifPresent(ProcessHandle::destroyForcibly);
+    w.sshd().close(); // its group, empty by now or soon
+    Awaitility.await("every process of " + w.name() + " gone").atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100)).until(() -> w.daemons().pids().isEmpty());
+    run(NodeNetwork.inside(w.ns(), List.of("sh", "-c", "for t in filter nat mangle raw; do iptables -t $t -F"
+        + " && iptables -t $t -X; done; for d in $(ls /sys/class/net); do tc qdisc del dev $d root 2>/dev/null;"
+        + " done; true")));
+    Host booted = boot(w.name(), w.ns(), w.daemons());
+    hosts.set(at, booted);
+    daemon(booted, "datanode", "org.apache.hadoop.hdfs.server.datanode.DataNode");
+    daemon(booted, "nodemanager", NODE_MANAGER);
+    return booted;
   }
 
   private void writeConfiguration(Host h) {
