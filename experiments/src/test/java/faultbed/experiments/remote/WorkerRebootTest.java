@@ -3,19 +3,14 @@ package faultbed.experiments.remote;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import faultbed.experiments.cli.FaultbedCli;
 import faultbed.results.RecordStore;
 import faultbed.results.RunRecord;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
@@ -46,15 +41,7 @@ class WorkerRebootTest {
             "runs": 1 }
           """);
       Path out = dir.resolve("records");
-      // the run says each fault as it is made, on standard output: kept here as well
-      java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
-      java.io.PrintStream stdout = System.out;
-      System.setOut(new java.io.PrintStream(new org.apache.commons.io.output.TeeOutputStream(stdout, console), true));
-      StringWriter said = new StringWriter();
-      StringWriter err = new StringWriter();
-      CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> FaultbedCli.execute(
-          new PrintWriter(said, true), new PrintWriter(err, true), "run", scenario.toString(), "--inventory",
-          cluster.inventoryFile().toString(), "--confirm-hosts", "w1,w2", "--out", out.toString()));
+      RunOnHosts run = new RunOnHosts(cluster, scenario, out);
       YarnHosts.Host w1 = cluster.workers().get(0);
       Path local = w1.dir().resolve("nm-local");
       Path ledgers = w1.dir().resolve("faultbed-home");
@@ -63,10 +50,10 @@ class WorkerRebootTest {
       Awaitility.await("dd writers, a cap and a blackhole made on w1").atMost(Duration.ofMinutes(3))
           .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> run.isDone()
               || List.of("disk-load node 0 at", "bandwidth-cap node 0 at", "blackhole node 0 at").stream()
-                  .allMatch(console.toString(java.nio.charset.StandardCharsets.UTF_8)::contains));
+                  .allMatch(run.console()::contains));
       assertTrue(!ddFiles(local).isEmpty() && on(w1, "iptables", "-S", "INPUT").contains("faultbed")
           && on(w1, "tc", "qdisc", "show").contains("fb:"), "the three in force on w1");
-      assertTrue(!run.isDone(), () -> "the run ended early: " + said + err);
+      assertTrue(!run.isDone(), () -> "the run ended early: " + run.said + run.err);
 
       cluster.reboot(w1);
       assertTrue(!ddFiles(local).isEmpty(), "the writers' files outlive the reboot, as on a machine's disk");
@@ -74,17 +61,12 @@ class WorkerRebootTest {
       assertTrue(!on(w1, "iptables", "-S", "INPUT").contains("faultbed") && !on(w1, "tc", "qdisc", "show").contains("fb:"),
           "the rule and the qdisc went with the reboot");
 
-      int code;
-      try {
-        code = run.get(10, TimeUnit.MINUTES);
-      } finally {
-        System.setOut(stdout);
-      }
-      System.out.println(said);
-      System.out.println(err);
-      assertEquals(0, code, said + "\n" + err);
+      int code = run.exitCode(Duration.ofMinutes(10));
+      System.out.println(run.said);
+      System.out.println(run.err);
+      assertEquals(0, code, run.said + "\n" + run.err);
       List<RunRecord> records = new RecordStore(out).readAll();
-      assertEquals(1, records.size(), said + "\n" + err);
+      assertEquals(1, records.size(), run.said + "\n" + run.err);
       RunRecord r = records.get(0);
       System.out.println(r.job() + " " + r.notes() + " " + r.faults());
       assertEquals(3, r.faults().size(), r.faults().toString());
