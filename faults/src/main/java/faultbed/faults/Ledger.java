@@ -275,11 +275,7 @@ public final class Ledger implements AutoCloseable {
    * elsewhere (on a remote host) is theirs to heal.
    */
   public static java.util.Set<String> liveOwners() {
-    java.util.Set<String> live = new java.util.HashSet<>();
-    for (Path f : ledgerFiles()) {
-      read(f).filter(Ledger::isAlive).ifPresent(p -> live.add(p.owner()));
-    }
-    return live;
+    return Claims.live().owners();
   }
 
   /**
