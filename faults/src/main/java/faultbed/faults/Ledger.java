@@ -36,6 +36,7 @@ public final class Ledger implements AutoCloseable {
     register(new Iptables.RuleHealer());
     register(new Iptables.OldChainHealer());
     register(new Undo());
+    register(new StoppedProcesses.Continue());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());
     register(new NodeNetwork.NamespaceHealer());

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * A stand-in harness for {@link SigkillLeftoversTest}: installs one fault of every kernel kind and a
- * node namespace on its own network with a process in it, says
- * READY, then waits to be killed. Arguments: a folder for dd files, two port numbers.
+ * node namespace on its own network with a process in it, and a stopped process, says
+ * READY (its owner and the stopped pid), then waits to be killed. Arguments: a folder for dd files, two port numbers.
  */
 public final class LeftoverMaker {
   public static void main(String[] args) throws Exception {
@@ -34,7 +34,10 @@ public final class LeftoverMaker {
     NodeNetwork net = NodeNetwork.create(ledger);
     var inNamespace = net.add(0);
     node.spawn(NodeNetwork.inside(inNamespace, List.of("sleep", "600")));
-    System.out.println("READY " + ledger.owner());
+    // a process of no group of faultbed's, stopped as a paused JVM is: only the ledger knows to continue it
+    Process stalled = new ProcessBuilder("sleep", "601").start();
+    StoppedProcesses.stop(ledger, "probe", List.of(stalled.pid()));
+    System.out.println("READY " + ledger.owner() + " " + stalled.pid());
     System.out.flush();
     Thread.sleep(600_000);
   }

@@ -84,10 +84,14 @@ class SigkillLeftoversTest {
         "-cp", System.getProperty("java.class.path"), LeftoverMaker.class.getName(), dir.toString(),
         Integer.toString(port), Integer.toString(other)).redirectErrorStream(true).start();
     String owner;
+    long stalled;
     try (BufferedReader out = new BufferedReader(new InputStreamReader(maker.getInputStream()))) {
       String line = out.readLine();
       assertTrue(line != null && line.startsWith("READY "), "maker said: " + line);
-      owner = line.substring(6).trim();
+      String[] said = line.substring(6).trim().split(" ");
+      owner = said[0];
+      stalled = Long.parseLong(said[1]);
+      assertTrue(StoppedProcesses.isStopped(Commands.local(), stalled), "the stopped process is stopped");
       assertTrue(iptables().contains("faultbed " + owner), "rules in place");
       assertTrue(qdiscs().contains("fb:"), "qdisc in place");
       assertTrue(processesOf(owner).size() >= 5, "dd, spinner, frozen and namespaced processes running");
@@ -95,6 +99,7 @@ class SigkillLeftoversTest {
       maker.destroyForcibly(); // SIGKILL: no shutdown hook
       maker.waitFor();
     }
+    assertTrue(StoppedProcesses.isStopped(Commands.local(), stalled), "the stopped process outlives its harness stopped");
     List<Long> orphans = processesOf(owner);
     assertFalse(orphans.isEmpty(), "the dead process's load outlives it");
 
@@ -118,5 +123,12 @@ class SigkillLeftoversTest {
       assertEquals(List.of(), files.toList(), "dd files left");
     }
     assertTrue(healed.size() >= 3, "the heal says what it removed: " + healed);
+    try {
+      assertTrue(ProcessHandle.of(stalled).isPresent(), "the stopped process lives on");
+      assertFalse(StoppedProcesses.isStopped(Commands.local(), stalled), "the stopped process was continued");
+      assertTrue(healed.stream().anyMatch(h -> h.contains("continued process " + stalled)), "the heal says so: " + healed);
+    } finally {
+      ProcessHandle.of(stalled).ifPresent(ProcessHandle::destroyForcibly);
+    }
   }
 }

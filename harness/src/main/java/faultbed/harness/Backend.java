@@ -155,17 +155,22 @@ public abstract class Backend {
     /** A node's CPU limited. */
     CPU_LIMIT(Capability.CPU_LIMIT),
     /** A node's disk reads or writes throttled. */
-    IO_LIMIT(Capability.IO_LIMIT);
+    IO_LIMIT(Capability.IO_LIMIT),
+    /**
+     * A node's own daemon process acted on apart from its containers (its NodeManager paused):
+     * signals, which need nothing, but a process of the node's own.
+     */
+    NODE_DAEMON();
 
-    private final Capability kernel;
+    private final Set<Capability> kernel;
 
-    Mechanism(Capability kernel) {
-      this.kernel = kernel;
+    Mechanism(Capability... kernel) {
+      this.kernel = Set.of(kernel);
     }
 
     /** What it needs of this host made the plain way: by the kernel, on the node's ports or cgroup. */
     public Set<Capability> byKernel() {
-      return Set.of(kernel);
+      return kernel;
     }
   }
 }

@@ -18,6 +18,29 @@ public interface CgroupNode extends Node {
     return group().path();
   }
 
+  /** The group's processes as /proc shows them; none is a daemon of the node's own unless a backend says so. */
+  @Override
+  default List<Proc> processTable() {
+    List<Proc> out = new java.util.ArrayList<>();
+    for (long pid : group().pids()) {
+      String command = commandLine(pid);
+      if (command != null) {
+        out.add(new Proc(pid, command, false));
+      }
+    }
+    return out;
+  }
+
+  /** A process's command line on this machine, its arguments joined by spaces; null once it has ended. */
+  static String commandLine(long pid) {
+    try {
+      byte[] raw = java.nio.file.Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+      return new String(raw, java.nio.charset.StandardCharsets.UTF_8).replace('\0', ' ').strip();
+    } catch (java.io.IOException gone) {
+      return null;
+    }
+  }
+
   @Override
   default Installed freeze() {
     Cgroup g = group();

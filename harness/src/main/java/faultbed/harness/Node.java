@@ -46,6 +46,25 @@ public interface Node {
   Set<Long> processes();
 
   /**
+   * One process of the node: its pid on the node's host, its command line, and whether it is the
+   * node's own daemon (its NodeManager, with the DataNode where they share a JVM) rather than part
+   * of a container.
+   */
+  record Proc(long pid, String command, boolean daemon) {}
+
+  /** Every process of the node, its daemon's among them where the node has one of its own. */
+  List<Proc> processTable();
+
+  /**
+   * {@code pids}, processes of this node, stopped where they stand (SIGSTOP) until healed; each is
+   * kept in the ledger of the node's host first, so a harness that dies leaves them to the next.
+   */
+  default faultbed.faults.Installed stopProcesses(faultbed.faults.Ledger ledger, String runId,
+      java.util.Collection<Long> pids) {
+    return faultbed.faults.StoppedProcesses.stop(ledger, runId, pids);
+  }
+
+  /**
    * What holds the node's processes, for the record: its group path (faultbed/<harness>/node-<i>,
    * the same in every cgroup hierarchy the host uses), or its container's name.
    */

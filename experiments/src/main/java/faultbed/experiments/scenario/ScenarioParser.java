@@ -648,6 +648,17 @@ public final class ScenarioParser {
       }
 
       @Override
+      public java.util.Optional<String> choice(String field, List<String> values) {
+        return read(field, (x, at) -> {
+          if (x.isTextual() && values.contains(x.asText())) {
+            return x.asText();
+          }
+          throw new ScenarioException(at, "expected one of " + values.stream().map(v -> "\"" + v + "\"")
+              .collect(java.util.stream.Collectors.joining(", ")) + ", got " + x);
+        });
+      }
+
+      @Override
       public RuntimeException invalid(String field, String expected) {
         return new ScenarioException(field == null ? f : f + "." + field, "expected " + expected);
       }

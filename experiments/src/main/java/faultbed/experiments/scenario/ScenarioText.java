@@ -83,6 +83,10 @@ public final class ScenarioText {
         "never a node running one of the job's reducers (roles random, most-maps, holding-map-outputs only)");
     for (FaultKind.Param param : k.params()) {
       ObjectNode form = form(param.form());
+      if (!param.choices().isEmpty()) {
+        ArrayNode values = form.putArray("enum");
+        param.choices().forEach(values::add);
+      }
       if (param.note() != null) {
         form.put("description", param.note());
       }
@@ -111,6 +115,7 @@ public final class ScenarioText {
       case RATE -> n.put("$ref", "#/$defs/rate");
       case DURATION -> n.put("$ref", "#/$defs/duration");
       case PROBABILITY -> n.put("$ref", "#/$defs/probability");
+      case CHOICE -> n.put("type", "string");
     };
   }
 

@@ -39,7 +39,7 @@ public final class RemoteHost implements Commands, AutoCloseable {
   /** Its SHA-256, which an installed copy must have. */
   public static final String HELPER_SHA256 = java.util.HexFormat.of().formatHex(sha256(HELPER));
   /** The helper's verbs. */
-  static final Set<String> HELPER_VERBS = Set.of("version", "iptables", "tc", "ss", "pgrep", "kill", "pkill", "spin",
+  static final Set<String> HELPER_VERBS = Set.of("version", "iptables", "tc", "ss", "pgrep", "kill", "cat", "pkill", "spin",
       "dd-load", "dd-clean", "logs", "has-logs");
 
   /** Channels open at once on one host's connection: under OpenSSH's default MaxSessions of 10. */

@@ -135,22 +135,14 @@ public final class RemoteNodeManager {
     return detail;
   }
 
+  /** {@code pids} of the host stopped (SIGSTOP) until healed, each kept in the host's ledger first. */
+  public Installed stopProcesses(String runId, java.util.Collection<Long> pids) {
+    return faultbed.faults.StoppedProcesses.stop(ledger, runId, pids);
+  }
+
   /** Stops the NodeManager's whole tree (SIGSTOP) until healed (SIGCONT to each). */
   public Installed freeze(String runId) {
-    List<Long> tree = tree();
-    for (long pid : tree) {
-      String p = Long.toString(pid);
-      ledger.record(Undo.entry("process " + p + " stopped (" + runId + ")", runId, List.of("kill", "-0", p), null,
-          List.of("kill", "-CONT", p)));
-    }
-    List<String> stop = new ArrayList<>(List.of("kill", "-STOP"));
-    tree.forEach(p -> stop.add(Long.toString(p)));
-    host.act(stop);
-    return () -> {
-      for (long pid : tree) {
-        host.act(List.of("kill", "-CONT", Long.toString(pid))); // a process gone meanwhile needs nothing
-      }
-    };
+    return stopProcesses(runId, tree());
   }
 
   /**

@@ -101,6 +101,13 @@ public final class ContainerNode extends ProcessNode<String> {
         "rm -f '" + localDirs().get(0) + "'/faultbed-dd-" + runId + "-*");
   }
 
+  /** The node's processes as host pids; the node process (NodeManager and DataNode in one JVM) is the daemon. */
+  @Override
+  public List<Proc> processTable() {
+    return container.processes().stream().filter(p -> !isSleeper(p))
+        .map(p -> new Proc(p.hostPid(), p.command(), isNodeProcess(p.command()))).toList();
+  }
+
   @Override
   public List<String> commandLines() {
     return container.processes().stream().map(NodeContainer.Process::command).toList();

@@ -105,6 +105,11 @@ public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNo
   }
 
 
+  /** Whether {@code command} is a node process's ({@link NodeProcess}): the node's daemons, not a container's. */
+  protected static boolean isNodeProcess(String command) {
+    return command.contains(NodeProcess.class.getName());
+  }
+
   /** SIGKILL to every process of the node at once; returns how many died. */
   protected abstract int killAll();
 

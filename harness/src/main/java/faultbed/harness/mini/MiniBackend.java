@@ -37,6 +37,14 @@ public final class MiniBackend extends Backend {
     return mechanism.byKernel(); // on the node's loopback ports and in its cgroup
   }
 
+  /** Its NodeManagers are objects in the harness's own JVM: no process of a node's own to act on. */
+  @Override
+  public Optional<String> refuses(Mechanism mechanism) {
+    return mechanism != Mechanism.NODE_DAEMON ? Optional.empty() : Optional.of("the mini backend's NodeManagers run"
+        + " inside the harness's own JVM, so none can be paused apart from the rest; use cluster.backend"
+        + " \"namespace\", \"containers\" or \"remote\", where each node is a process of its own");
+  }
+
   /** A server of the user's listens on this host's loopback, as the nodes do. */
   @Override
   public Optional<String> refusesNetwork(NetworkBackend network) {

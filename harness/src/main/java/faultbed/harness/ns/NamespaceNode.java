@@ -5,13 +5,7 @@ import faultbed.faults.Installed;
 import faultbed.faults.NodeNetwork;
 import faultbed.harness.CgroupNode;
 import faultbed.harness.daemons.ProcessNode;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -76,15 +70,14 @@ public final class NamespaceNode extends ProcessNode<NamespaceNode.Held> impleme
 
   @Override
   public List<String> commandLines() {
-    List<String> out = new ArrayList<>();
-    for (long p : group().pids()) {
-      try (InputStream in = Files.newInputStream(Path.of("/proc", Long.toString(p), "cmdline"))) {
-        out.add(new String(in.readAllBytes(), StandardCharsets.UTF_8).replace('\0', ' '));
-      } catch (IOException gone) {
-        // the process ended between listing and reading
-      }
-    }
-    return out;
+    return processTable().stream().map(Proc::command).toList();
+  }
+
+  /** The group's processes; the node process (NodeManager and DataNode in one JVM) is the daemon. */
+  @Override
+  public List<Proc> processTable() {
+    return CgroupNode.super.processTable().stream()
+        .map(p -> new Proc(p.pid(), p.command(), isNodeProcess(p.command()))).toList();
   }
 
   /** Through the cgroup: a frozen group cannot fork, so nothing escapes. */

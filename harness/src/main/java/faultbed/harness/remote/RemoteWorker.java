@@ -159,6 +159,22 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
     return nm.freeze(runId);
   }
 
+  /** The NodeManager's tree from one listing on the host; the NodeManager itself is the daemon. */
+  @Override
+  public List<Proc> processTable() {
+    if (!up) {
+      return List.of();
+    }
+    List<RemoteNodeManager.Proc> tree = nm.treeProcesses();
+    return tree.stream().map(p -> new Proc(p.pid(), p.args(), p == tree.get(0))).toList();
+  }
+
+  /** Stopped on the host, each kept in the host's own ledger first. */
+  @Override
+  public Installed stopProcesses(Ledger ledger, String id, java.util.Collection<Long> pids) {
+    return nm.stopProcesses(id, pids);
+  }
+
   @Override
   public Installed limit(Double cpuCores, Long readBytesPerSecond, Long writeBytesPerSecond) {
     throw notYet("slow-node");

@@ -43,7 +43,9 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
 
   /** The form of a field's value, as the scenario reader reads it and the schema says it. */
   public enum Form {
-    FLAG, COUNT, SIZE, RATE, DURATION, PROBABILITY, CORES
+    FLAG, COUNT, SIZE, RATE, DURATION, PROBABILITY, CORES,
+    /** One of the param's {@code choices}, as a string. */
+    CHOICE
   }
 
   /**
@@ -52,18 +54,30 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
    * @param note what the schema says of it, or null
    * @param docs how the docs' table gives it, with its default ("`writers` (4)")
    */
-  public record Param(String name, Form form, boolean required, String note, String docs) {
+  public record Param(String name, Form form, boolean required, String note, String docs, List<String> choices) {
+    public Param {
+      choices = List.copyOf(choices);
+      if ((form == Form.CHOICE) == choices.isEmpty()) {
+        throw new IllegalArgumentException(name + ": a choice, and only a choice, names its values");
+      }
+    }
+
     public static Param optional(String name, Form form, String docs) {
-      return new Param(name, form, false, null, docs);
+      return new Param(name, form, false, null, docs, List.of());
     }
 
     public static Param required(String name, Form form, String docs) {
-      return new Param(name, form, true, null, docs);
+      return new Param(name, form, true, null, docs, List.of());
+    }
+
+    /** A field that must be one of {@code values}. */
+    public static Param requiredChoice(String name, List<String> values, String docs) {
+      return new Param(name, Form.CHOICE, true, null, docs, values);
     }
 
     /** The same with the schema's note. */
     public Param noted(String note) {
-      return new Param(name, form, required, note, docs);
+      return new Param(name, form, required, note, docs, choices);
     }
   }
 
@@ -146,7 +160,7 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   /** Every kind, in the order the docs list them. */
   public static List<FaultKind> all() {
     return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
-        DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, Freeze.KIND);
+        DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, Freeze.KIND, Pause.KIND);
   }
 
   public static Optional<FaultKind> named(String name) {

@@ -26,6 +26,9 @@ public interface FaultParams {
   /** A probability above 0 and below 1, such as 0.05 or "5%". */
   Optional<Double> probability(String field);
 
+  /** One of {@code values}, as written. */
+  Optional<String> choice(String field, java.util.List<String> values);
+
   /** A duration such as "50ms". */
   Optional<Duration> duration(String field);
 
