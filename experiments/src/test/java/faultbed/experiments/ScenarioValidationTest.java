@@ -48,7 +48,7 @@ class ScenarioValidationTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       malformed JSON          | { "name": "t", "workload": { "type": "sort" ,, } }                                   | scenario: expected valid JSON, but line 1
-      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, packet-loss, disk-load, cpu-hog, slow-node, freeze], got "explode"
+      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, packet-loss, disk-load, cpu-hog, slow-node, freeze, pause, partition], got "explode"
       negative time           | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["-5s", "30s"] } } ]     | faults[0].at.uniform[0]: expected a non-negative duration
       reversed range          | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["30s", "5s"] } } ]      | faults[0].at.uniform: expected from <= to
       node out of range       | "faults": [ { "kind": "crash", "node": 9, "at": "5s" } ]                             | faults[0].node: expected a node index in 0..3, got 9
@@ -61,6 +61,16 @@ class ScenarioValidationTest {
       negative rate           | "faults": [ { "kind": "bandwidth-cap", "node": 1, "at": "5s", "rate": "-1MB/s" } ]    | faults[0].rate: expected a positive rate such as "1MB/s"
       rate without unit       | "faults": [ { "kind": "bandwidth-cap", "node": 1, "at": "5s", "rate": "1000" } ]     | faults[0].rate: expected a positive rate
       freeze without duration | "faults": [ { "kind": "freeze", "node": 1, "at": "5s" } ]                            | faults[0].for: expected how long the freeze lasts
+      pause of nothing        | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "for": "10s" } ]               | faults[0].of: expected one of
+      pause of a datanode     | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "for": "10s", "of": "datanode" } ] | faults[0].of: expected one of "nodemanager", "containers", "application-master", "map", "reduce", got "datanode"
+      pause without duration  | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "of": "map" } ]                | faults[0].for: expected how long the pause lasts
+      pause a mini NodeManager | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "for": "10s", "of": "nodemanager" } ] | faults[0].of: the mini backend's NodeManagers run inside the harness's own JVM
+      partition on mini       | "faults": [ { "kind": "partition", "node": 1, "at": "5s", "from": "master" } ]        | faults[0].kind: the mini backend's nodes share the host's loopback address
+      partition from nowhere  | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "namespace" }, "faults": [ { "kind": "partition", "node": 1, "at": "5s", "from": "rack" } ] } | faults[0].from: expected one of "master", "workers", "master-and-workers", got "rack"
+      partition, no such peer | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "namespace", "nodes": 3 }, "faults": [ { "kind": "partition", "node": 1, "at": "5s", "from": "workers", "workers": [0, 3] } ] } | faults[0].workers: expected node indices below the cluster's 3 nodes, got 3
+      partition, peers twice  | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "namespace" }, "faults": [ { "kind": "partition", "node": 1, "at": "5s", "from": "workers", "workers": [0, 0] } ] } | faults[0].workers: expected node indices, at least one, none twice, such as [2, 3], got [0,0]
+      partition, master peers | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "namespace" }, "faults": [ { "kind": "partition", "node": 1, "at": "5s", "from": "master", "workers": [0] } ] } | faults[0].workers: expected no workers with from "master"
+      partition one way round | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "namespace" }, "faults": [ { "kind": "partition", "node": 1, "at": "5s", "from": "workers", "direction": "sideways" } ] } | faults[0].direction: expected one of "both", "inbound", "outbound", got "sideways"
       unknown node role       | "faults": [ { "kind": "cpu-hog", "node": "slowest", "at": "5s" } ]                   | faults[0].node: expected a node index or one of
       field of another kind   | "faults": [ { "kind": "cpu-hog", "node": 0, "at": "5s", "rate": "1MB/s" } ]          | faults[0].rate: unknown field
       empty slow node         | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s" } ]                         | faults[0]: expected at least one of "cpu"

@@ -77,6 +77,27 @@ public final class Iptables {
   }
 
   /**
+   * A partition: TCP packets from {@code addresses} ({@code inbound}) and to them ({@code outbound})
+   * dropped, one rule per address and direction. One way only is a one-way partition at the packet
+   * level: a connection needs both ways, so none is made across it, and one already open stalls.
+   */
+  public Installed cut(String runId, List<String> addresses, boolean inbound, boolean outbound) {
+    if (addresses.isEmpty() || !(inbound || outbound)) {
+      throw new IllegalArgumentException("a partition cuts at least one address in at least one direction");
+    }
+    List<Installed> parts = new ArrayList<>();
+    for (String a : addresses) {
+      if (inbound) {
+        parts.add(drop(runId, "INPUT", with(in, "-s", a)));
+      }
+      if (outbound) {
+        parts.add(drop(runId, "OUTPUT", with(out, "-d", a)));
+      }
+    }
+    return Installed.all(parts);
+  }
+
+  /**
    * Drops the TCP packets {@code chain} (OUTPUT or INPUT) sees that match {@code match}; the rule is
    * recorded first where it would outlive its namespace.
    */

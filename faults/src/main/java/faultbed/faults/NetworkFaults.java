@@ -37,6 +37,15 @@ public interface NetworkFaults {
   Installed dropRandomly(String runId, List<Integer> ports, double probability);
 
   /**
+   * The node's TCP packets from {@code addresses} ({@code inbound}) and to them ({@code outbound})
+   * dropped: a partition between the node and those hosts, by a packet filter where the node has an
+   * address of its own. A proxy fronts a node's ports, not its address, so it has none.
+   */
+  default Installed cut(String runId, List<String> addresses, boolean inbound, boolean outbound) {
+    throw new PreconditionFailed("the " + name() + " network makes no partition between addresses");
+  }
+
+  /**
    * The host behind these ports stops answering, as a dead machine does: peers wait for timeouts
    * where a killed process on a live host would have them refused. Installed before a crash.
    */
@@ -71,6 +80,11 @@ public interface NetworkFaults {
       @Override
       public Installed dropAll(String runId, List<Integer> ports) {
         return iptables.dropAll(runId, ports);
+      }
+
+      @Override
+      public Installed cut(String runId, List<String> addresses, boolean inbound, boolean outbound) {
+        return iptables.cut(runId, addresses, inbound, outbound);
       }
 
       @Override

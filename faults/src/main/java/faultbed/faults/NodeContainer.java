@@ -308,6 +308,12 @@ public final class NodeContainer {
         Iptables rules = hostRules();
         return Installed.all(List.of(rules.drop(runId, "OUTPUT", out), rules.drop(runId, "INPUT", in)));
       }
+
+      /** Rules in the container's namespace, made from the host: they go with the container. */
+      @Override
+      public Installed cut(String runId, List<String> addresses, boolean inbound, boolean outbound) {
+        return hostRules().cut(runId, addresses, inbound, outbound);
+      }
     };
   }
 

@@ -232,6 +232,12 @@ public final class NodeNetwork implements AutoCloseable {
       public Installed dropRandomly(String runId, List<Integer> ports, double probability) {
         return lose(node, runId, probability);
       }
+
+      /** Rules in the node's own namespace: they go with it. */
+      @Override
+      public Installed cut(String runId, List<String> addresses, boolean inbound, boolean outbound) {
+        return rules(node).cut(runId, addresses, inbound, outbound);
+      }
     };
   }
 

@@ -152,6 +152,8 @@ public abstract class Backend {
     DELAY(Capability.NETEM),
     /** A share of a node's packets dropped at random (iptables' statistic match). */
     LOSE(Capability.IPTABLES),
+    /** A node's packets from and to chosen hosts dropped: needs nodes at addresses of their own. */
+    PARTITION(Capability.IPTABLES),
     /** A node's CPU limited. */
     CPU_LIMIT(Capability.CPU_LIMIT),
     /** A node's disk reads or writes throttled. */

@@ -648,6 +648,24 @@ public final class ScenarioParser {
       }
 
       @Override
+      public java.util.Optional<List<Integer>> nodes(String field) {
+        return read(field, (x, at) -> {
+          String expected = "expected node indices, at least one, none twice, such as [2, 3]";
+          if (!x.isArray() || x.isEmpty()) {
+            throw new ScenarioException(at, expected + ", got " + x);
+          }
+          List<Integer> out = new ArrayList<>();
+          for (JsonNode i : x) {
+            if (!i.canConvertToInt() || !i.isIntegralNumber() || i.asInt() < 0 || out.contains(i.asInt())) {
+              throw new ScenarioException(at, expected + ", got " + x);
+            }
+            out.add(i.asInt());
+          }
+          return List.copyOf(out);
+        });
+      }
+
+      @Override
       public java.util.Optional<String> choice(String field, List<String> values) {
         return read(field, (x, at) -> {
           if (x.isTextual() && values.contains(x.asText())) {

@@ -33,10 +33,12 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
   private final List<N> nodes = new ArrayList<>();
   private final boolean proxied;
   private final List<Toxiproxy> proxies = new ArrayList<>();
+  private final String host;
 
   /** Starts the daemons on {@code host}: the address nodes reach the harness on. */
   protected ProcessNodeCluster(ClusterSpec spec, Ledger ledger, Path workDir, String host) throws IOException {
     super(spec, ledger, workDir);
+    this.host = host;
     daemons = new HarnessDaemons(spec, workDir, host);
     resourceManagerUp(daemons.resourceManager());
     proxied = spec.network().isToxiproxy();
@@ -129,7 +131,7 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     return new FaultContext(runId, ledger, node -> {
       N n = (N) node;
       return n.proxies() != null ? n.proxies() : linkFaults(n);
-    });
+    }, host, nodes);
   }
 
   @Override

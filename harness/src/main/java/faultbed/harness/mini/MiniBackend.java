@@ -37,12 +37,21 @@ public final class MiniBackend extends Backend {
     return mechanism.byKernel(); // on the node's loopback ports and in its cgroup
   }
 
-  /** Its NodeManagers are objects in the harness's own JVM: no process of a node's own to act on. */
+  /**
+   * Its NodeManagers are objects in the harness's own JVM, at the host's loopback address: no process
+   * and no address of a node's own to act on.
+   */
   @Override
   public Optional<String> refuses(Mechanism mechanism) {
-    return mechanism != Mechanism.NODE_DAEMON ? Optional.empty() : Optional.of("the mini backend's NodeManagers run"
-        + " inside the harness's own JVM, so none can be paused apart from the rest; use cluster.backend"
-        + " \"namespace\", \"containers\" or \"remote\", where each node is a process of its own");
+    return switch (mechanism) {
+      case NODE_DAEMON -> Optional.of("the mini backend's NodeManagers run inside the harness's own JVM, so none"
+          + " can be paused apart from the rest; use cluster.backend \"namespace\", \"containers\" or \"remote\","
+          + " where each node is a process of its own");
+      case PARTITION -> Optional.of("the mini backend's nodes share the host's loopback address, so no packet"
+          + " filter can tell one node's peers from another's; use cluster.backend \"namespace\" or \"containers\","
+          + " where each node has an address of its own");
+      default -> Optional.empty();
+    };
   }
 
   /** A server of the user's listens on this host's loopback, as the nodes do. */

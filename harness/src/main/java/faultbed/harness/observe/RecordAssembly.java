@@ -104,9 +104,12 @@ public final class RecordAssembly {
   static History history(Configuration conf, Job job, RunRecord.JobOutcome client, long submitEpoch,
       NodeLocator locator, Map<Integer, List<String>> logDirs, Map<Integer, Long> clocks, boolean keptStaging,
       List<String> notes) throws IOException {
-    // a job that failed may have had no AM that wrote a history (none started): it is not waited for long
+    // a job that failed or was killed may have had no AM that wrote a history (none started): it is
+    // not waited for long. One the client still calls running ended with its AM's unregistering (the
+    // loop waits for that), so that AM is writing its history: it is waited for as a success's.
+    boolean amWroteIt = client.succeeded() || "RUNNING".equals(client.state());
     Optional<HistoryReader.Parsed> written = HistoryReader.read(conf, job.getJobID(),
-        Duration.ofSeconds(client.succeeded() ? 60 : 10));
+        Duration.ofSeconds(amWroteIt ? 60 : 10));
     if (written.isEmpty()) {
       if (client.succeeded()) {
         throw new HarnessException("job " + job.getJobID() + " succeeded, but no history file of it came within 60 s");

@@ -45,7 +45,9 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   public enum Form {
     FLAG, COUNT, SIZE, RATE, DURATION, PROBABILITY, CORES,
     /** One of the param's {@code choices}, as a string. */
-    CHOICE
+    CHOICE,
+    /** Node indices, such as [2, 3]. */
+    NODES
   }
 
   /**
@@ -73,6 +75,11 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
     /** A field that must be one of {@code values}. */
     public static Param requiredChoice(String name, List<String> values, String docs) {
       return new Param(name, Form.CHOICE, true, null, docs, values);
+    }
+
+    /** A field that may be left out, and otherwise must be one of {@code values}. */
+    public static Param optionalChoice(String name, List<String> values, String docs) {
+      return new Param(name, Form.CHOICE, false, null, docs, values);
     }
 
     /** The same with the schema's note. */
@@ -143,6 +150,22 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
     return t -> List.of(new Example(name, of.apply(t)));
   }
 
+  /** A choice field's values, one per constant of {@code choice}: its name in lower case, words joined by "-". */
+  public static <E extends Enum<E>> List<String> choices(Class<E> choice) {
+    return java.util.Arrays.stream(choice.getEnumConstants()).map(FaultKind::choice).toList();
+  }
+
+  /** A constant as a scenario writes it ("application-master"). */
+  public static String choice(Enum<?> constant) {
+    return constant.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+  }
+
+  /** The constant of {@code choice} a scenario's value names; the reader has checked it is one. */
+  public static <E extends Enum<E>> E chosen(Class<E> choice, String value) {
+    return java.util.Arrays.stream(choice.getEnumConstants()).filter(c -> choice(c).equals(value)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("expected one of " + choices(choice) + ", got " + value));
+  }
+
   /** Its own fields' names. */
   public List<String> fields() {
     return params.stream().map(Param::name).toList();
@@ -160,7 +183,7 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   /** Every kind, in the order the docs list them. */
   public static List<FaultKind> all() {
     return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
-        DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, Freeze.KIND, Pause.KIND);
+        DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, Freeze.KIND, Pause.KIND, Partition.KIND);
   }
 
   public static Optional<FaultKind> named(String name) {

@@ -28,32 +28,19 @@ public record Pause(Target target, Part part, Duration duration) implements Faul
      * The node's own daemon: its NodeManager (heartbeats, container manager, shuffle server), and its
      * DataNode where the backend runs both in one JVM (namespace, containers). Its containers run on.
      */
-    NODEMANAGER("nodemanager"),
+    NODEMANAGER,
     /** Every container process running on the node when the pause starts; the NodeManager goes on. */
-    CONTAINERS("containers"),
+    CONTAINERS,
     /** The job's ApplicationMaster's JVM, on a node that runs it. */
-    APPLICATION_MASTER("application-master"),
+    APPLICATION_MASTER,
     /** One map attempt's JVM on the node: the running map with the lowest attempt id. */
-    MAP("map"),
+    MAP,
     /** One reduce attempt's JVM on the node: the running reduce with the lowest attempt id. */
-    REDUCE("reduce");
+    REDUCE;
 
-    private final String name;
-
-    Part(String name) {
-      this.name = name;
-    }
-
+    /** As a scenario writes it. */
     public String label() {
-      return name;
-    }
-
-    static List<String> labels() {
-      return java.util.Arrays.stream(values()).map(Part::label).toList();
-    }
-
-    static Part named(String label) {
-      return java.util.Arrays.stream(values()).filter(p -> p.name.equals(label)).findFirst().orElseThrow();
+      return FaultKind.choice(this);
     }
   }
 
@@ -64,19 +51,19 @@ public record Pause(Target target, Part part, Duration duration) implements Faul
           + " mini, whose NodeManagers live in the harness's JVM), `containers` (every container process running at"
           + " the start, the NodeManager heartbeating on), `application-master` (the AM's JVM; target `application-master`), `map`"
           + " or `reduce` (the running attempt of that type with the lowest id: a task JVM stalled)")
-      .param(FaultKind.Param.requiredChoice("of", Part.labels(), "`of` (`nodemanager`, `containers`,"
+      .param(FaultKind.Param.requiredChoice("of", FaultKind.choices(Part.class), "`of` (`nodemanager`, `containers`,"
           + " `application-master`, `map`, `reduce`)").noted("which part of the node stops"))
       .lasts(FaultKind.Lasts.FOR_ONLY)
-      .made((target, lasts, p) -> new Pause(target, Part.named(p.choice("of", Part.labels())
-              .orElseThrow(() -> p.invalid("of", "one of " + String.join(", ", Part.labels())))),
+      .made((target, lasts, p) -> new Pause(target, FaultKind.chosen(Part.class, p.choice("of", FaultKind.choices(Part.class))
+              .orElseThrow(() -> p.invalid("of", "one of " + String.join(", ", FaultKind.choices(Part.class))))),
               Optional.ofNullable(lasts).orElseThrow(() -> p.invalid("for", "how long the pause lasts, e.g. \"30s\""))),
-          t -> java.util.Arrays.stream(Part.values())
-              .map(part -> new FaultKind.Example("pause " + part.label(), new Pause(t, part, Duration.ofSeconds(1))))
-              .toList());
+          // a NodeManager needs a process of the node's own; every other part is a container's
+          t -> List.of(new FaultKind.Example("pause nodemanager", new Pause(t, Part.NODEMANAGER, Duration.ofSeconds(1))),
+              new FaultKind.Example("pause task or AM", new Pause(t, Part.MAP, Duration.ofSeconds(1)))));
 
   public Pause {
     if (part == null) {
-      throw new IllegalArgumentException("of: expected one of " + String.join(", ", Part.labels()));
+      throw new IllegalArgumentException("of: expected one of " + String.join(", ", FaultKind.choices(Part.class)));
     }
     if (duration == null || duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException("for: expected how long the pause lasts, e.g. \"30s\"");
@@ -118,16 +105,10 @@ public record Pause(Target target, Part part, Duration duration) implements Faul
 
   @Override
   public Injection inject(Node node, FaultContext context) {
-    List<Node.Proc> table = node.processTable();
     Map<String, String> detail = new LinkedHashMap<>();
     detail.put("of", part.label());
-    List<Node.Proc> chosen = switch (part) {
-      case NODEMANAGER -> table.stream().filter(Node.Proc::daemon).toList();
-      case CONTAINERS -> table.stream().filter(p -> !p.daemon()).toList();
-      case APPLICATION_MASTER -> table.stream().filter(p -> !p.daemon() && isJvmOf(p, "MRAppMaster")).toList();
-      case MAP, REDUCE -> task(table, part == Part.MAP ? "_m_" : "_r_", detail);
-    };
-    if (chosen.isEmpty()) {
+    Chosen chosen = chosen(node);
+    if (chosen.processes().isEmpty()) {
       throw new PreconditionFailed("pause of " + part.label() + " on node " + node.index() + ": " + switch (part) {
         case NODEMANAGER -> "the node has no daemon process of its own";
         case CONTAINERS -> "no container runs there";
@@ -135,8 +116,9 @@ public record Pause(Target target, Part part, Duration duration) implements Faul
         case MAP, REDUCE -> "no " + part.label() + " attempt runs there";
       });
     }
+    chosen.attempt().ifPresent(a -> detail.put("attempt", a));
     Set<Long> pids = new LinkedHashSet<>();
-    chosen.forEach(p -> pids.add(p.pid()));
+    chosen.processes().forEach(p -> pids.add(p.pid()));
     List<Installed> stopped = new ArrayList<>();
     stopped.add(node.stopProcesses(context.ledger(), context.runId(), pids));
     if (part == Part.CONTAINERS) {
@@ -155,14 +137,59 @@ public record Pause(Target target, Part part, Duration duration) implements Faul
     return new Injection(detail, Installed.all(stopped));
   }
 
-  /** The running attempt of the type with the lowest id: its JVM, YarnChild with the attempt id as an argument. */
-  private static List<Node.Proc> task(List<Node.Proc> table, String type, Map<String, String> detail) {
-    Optional<String> attempt = table.stream().filter(p -> !p.daemon() && isJvmOf(p, "YarnChild"))
-        .flatMap(p -> java.util.Arrays.stream(p.command().split("\\s+")))
-        .filter(w -> w.startsWith("attempt_") && w.contains(type)).min(Comparator.naturalOrder());
-    attempt.ifPresent(a -> detail.put("attempt", a));
-    return attempt.map(a -> table.stream().filter(p -> !p.daemon() && isJvmOf(p, "YarnChild")
-        && java.util.Arrays.asList(p.command().split("\\s+")).contains(a)).toList()).orElse(List.of());
+  /** The processes a pause stops, and for a task the attempt whose JVM they are. */
+  public record Chosen(List<Node.Proc> processes, Optional<String> attempt) {}
+
+  /**
+   * What of {@code table} (a node's processes now) is the part: its daemon, every container process,
+   * the AM's JVM, or the JVM of the running attempt of the type with the lowest id (YarnChild gets
+   * its attempt id as an argument). A launch script is never the part: its line names the JVM's
+   * class too, but the JVM it starts is what stalls.
+   */
+  public static Chosen choose(Part part, List<Node.Proc> table) {
+    return switch (part) {
+      case NODEMANAGER -> new Chosen(table.stream().filter(Node.Proc::daemon).toList(), Optional.empty());
+      case CONTAINERS -> new Chosen(table.stream().filter(p -> !p.daemon()).toList(), Optional.empty());
+      case APPLICATION_MASTER -> new Chosen(table.stream().filter(p -> !p.daemon() && isJvmOf(p, "MRAppMaster")).toList(),
+          Optional.empty());
+      case MAP, REDUCE -> {
+        String type = part == Part.MAP ? "_m_" : "_r_";
+        Optional<String> attempt = table.stream().filter(p -> !p.daemon() && isJvmOf(p, "YarnChild"))
+            .flatMap(p -> words(p).stream()).filter(w -> w.startsWith("attempt_") && w.contains(type))
+            .min(Comparator.naturalOrder());
+        yield new Chosen(attempt.map(a -> table.stream().filter(p -> !p.daemon() && isJvmOf(p, "YarnChild")
+            && words(p).contains(a)).toList()).orElse(List.of()), attempt);
+      }
+    };
+  }
+
+  /**
+   * The part on the node now; for a task, an attempt the node runs but whose JVM has not started yet
+   * (its launch script still runs) is waited for, up to {@link #JVM_START}.
+   */
+  private Chosen chosen(Node node) {
+    long deadline = System.nanoTime() + JVM_START.toNanos();
+    String type = part == Part.MAP ? "_m_" : "_r_";
+    while (true) {
+      Chosen c = choose(part, node.processTable());
+      if (!c.processes().isEmpty() || !(part == Part.MAP || part == Part.REDUCE) || System.nanoTime() > deadline
+          || node.runningAttempts().stream().noneMatch(a -> a.contains(type))) {
+        return c;
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return c;
+      }
+    }
+  }
+
+  /** How long a task's JVM may take to appear once its container runs. */
+  private static final Duration JVM_START = Duration.ofSeconds(15);
+
+  private static List<String> words(Node.Proc p) {
+    return java.util.Arrays.asList(p.command().split("\\s+"));
   }
 
   /** A JVM running {@code mainClass}, not the shell that launched it (whose line names the class too). */

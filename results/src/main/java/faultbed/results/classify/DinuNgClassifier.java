@@ -117,16 +117,19 @@ public final class DinuNgClassifier {
       }
       Optional<FaultEvent> failure = injected.stream().filter(f -> f.effect().stopsNode()).findFirst();
       if (failure.isEmpty()) {
-        injected.forEach(f -> evidence.add(String.format(Locale.ROOT, "%s on node %d at %s", f.kind(), f.node(), s(f.injectedMs()))));
+        injected.forEach(f -> evidence.add(String.format(Locale.ROOT, "%s on node %d at %s", kindLine(f), f.node(),
+            s(f.injectedMs()))));
         evidence.add("no fault took a node down (as a crash, stop, blackhole or freeze does); the Dinu-Ng groups"
             + " describe node failures");
+        long first = injected.get(0).injectedMs();
+        Recovery recovery = grayPathLines(first);
         evidence.add(jobLine());
-        return result(injected.get(0).injectedMs(), DinuNgGroup.NO_NODE_FAILURE, Recovery.NONE_NEEDED);
+        return result(first, DinuNgGroup.NO_NODE_FAILURE, recovery);
       }
       FaultEvent fault = failure.get();
       long tf = fault.injectedMs();
       int node = fault.node();
-      evidence.add(String.format(Locale.ROOT, "%s of node %d at %s (%s, %s)", fault.kind(), node, s(tf),
+      evidence.add(String.format(Locale.ROOT, "%s of node %d at %s (%s, %s)", kindLine(fault), node, s(tf),
           fault.target(), fault.trigger()));
       injected.stream().filter(f -> f != fault).forEach(f -> evidence.add(String.format(Locale.ROOT,
           "also %s on node %d at %s; classified by the %s, as the paper studied one node failure per run",
@@ -433,6 +436,53 @@ public final class DinuNgClassifier {
           s(l.rerun().startMs()), s(l.rerun().startMs() - unusableAt)));
     }
 
+    /**
+     * What noticed a fault that took no node down (a stalled task, AM or link) and what redid the
+     * work: attempts the AM timed out for want of progress reports, a later AM attempt after the
+     * ResourceManager expired the first, fetch failures about a node that stayed up.
+     */
+    private Recovery grayPathLines(long tf) {
+      Recovery recovery = Recovery.NONE_NEEDED;
+      List<AttemptRecord> timedOut = r.attempts().stream().filter(a -> a.finishMs() != null && a.finishMs() >= tf
+          && timedOut(a)).toList();
+      for (AttemptRecord a : timedOut) {
+        mechanisms.add(Mechanism.TASK_TIMED_OUT);
+        Optional<AttemptRecord> next = r.attempts().stream().filter(b -> a.taskId().equals(b.taskId())
+            && b.attempt() > a.attempt() && b.startMs() != null).min(Comparator.comparingLong(AttemptRecord::startMs));
+        evidence.add(String.format(Locale.ROOT, "%s on node %s timed out at %s: no progress report for the task"
+                + " timeout (mapreduce.task.timeout %s); %s", shortName(a.attemptId()), a.node(), s(a.finishMs()),
+            s(timers.taskTimeoutMs()), next.map(b -> "re-run as " + shortName(b.attemptId()) + " at " + s(b.startMs())
+                + " on node " + b.node()).orElse("never re-run")));
+        recovery = Recovery.TASK_RETRY;
+      }
+      List<RunRecord.AmAttempt> ams = r.amAttempts();
+      if (ams.size() > 1 && ams.get(1).startMs() != null && ams.get(1).startMs() >= tf) {
+        mechanisms.add(Mechanism.AM_RESTARTED);
+        evidence.add(String.format(Locale.ROOT, "AM attempt %d started at %s on node %s: the ResourceManager expired"
+                + " the first, which stopped heartbeating to it (yarn.am.liveness-monitor.expiry-interval-ms %s)",
+            ams.get(1).attempt(), s(ams.get(1).startMs()), ams.get(1).node(), s(timers.amExpiryMs())));
+        recovery = Recovery.AM_RESTART;
+      }
+      List<FetchFailureReport> reports = r.fetchFailures().stream().filter(f -> f.atMs() >= tf).toList();
+      if (!reports.isEmpty()) {
+        mechanisms.add(Mechanism.FETCH_FAILURE_REPORTS);
+        evidence.add(String.format(Locale.ROOT, "%d fetch-failure report(s) about map outputs on node(s) %s from"
+                + " %d reducer(s), first at %s, though no node was down", reports.size(),
+            reports.stream().map(FetchFailureReport::mapNode).distinct().toList(),
+            reports.stream().map(FetchFailureReport::reduceAttempt).distinct().count(), s(reports.get(0).atMs())));
+        boolean rerun = r.attempts().stream().anyMatch(a -> isMap(a) && a.attempt() > 0 && a.startMs() != null
+            && a.startMs() >= reports.get(0).atMs());
+        if (rerun && recovery == Recovery.NONE_NEEDED) {
+          recovery = Recovery.FETCH_FAILURE_REPORTS;
+        }
+      }
+      if (recovery == Recovery.NONE_NEEDED && timedOut.isEmpty()) {
+        evidence.add("no attempt timed out, no AM attempt followed the first and no fetch failed after the fault:"
+            + " the job rode it out");
+      }
+      return recovery;
+    }
+
     private void fetchFailureLine(int node, Long unusableAt) {
       List<FetchFailureReport> about = r.fetchFailures().stream()
           .filter(f -> f.mapNode() != null && f.mapNode() == node).toList();
@@ -538,6 +588,11 @@ public final class DinuNgClassifier {
           r.job() != null && r.job().succeeded(), group, recovery, List.copyOf(mechanisms), evidence, delay);
     }
 
+    /** Hadoop 3.4 says "taskTimedOut: true"; earlier releases "Timed out after N secs". */
+    private static boolean timedOut(AttemptRecord a) {
+      return a.error() != null && (a.error().contains("taskTimedOut: true") || a.error().contains("Timed out after"));
+    }
+
     private boolean fetchFailed(AttemptRecord a) {
       return a.error() != null && a.error().contains("Too many fetch failures");
     }
@@ -561,6 +616,18 @@ public final class DinuNgClassifier {
       return String.format(Locale.ROOT, "map output lost: %s finished on node %d at %s; re-run as %s at %s on node %s",
           task(original), original.node(), end, shortName(rerun.attemptId()), s(rerun.startMs()), rerun.node());
     }
+  }
+
+  /** The kind with what of the node it took, where the kind says (a pause's part, a partition's hosts and direction). */
+  private static String kindLine(FaultEvent f) {
+    Map<String, String> d = f.detail();
+    if (d.containsKey("of")) {
+      return f.kind() + " of " + d.get("of");
+    }
+    if (d.containsKey("from")) {
+      return f.kind() + " from " + d.get("from") + (d.containsKey("direction") ? " (" + d.get("direction") + ")" : "");
+    }
+    return f.kind();
   }
 
   private static String names(List<AttemptRecord> attempts) {

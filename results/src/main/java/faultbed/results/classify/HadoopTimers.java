@@ -7,7 +7,7 @@ import java.util.Map;
  * not: what the classifier needs to tell one mechanism from another.
  */
 record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, int fetchFailureNotifications,
-    double fetchFailureFraction, boolean mapSpeculative) {
+    double fetchFailureFraction, boolean mapSpeculative, long taskTimeoutMs, long amExpiryMs) {
 
   static HadoopTimers of(Map<String, String> hadoop) {
     return new HadoopTimers(
@@ -16,7 +16,9 @@ record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, in
         number(hadoop, "yarn.client.nodemanager-connect.max-wait-ms", 180_000),
         (int) number(hadoop, "mapreduce.reduce.shuffle.max-fetch-failures-notifications", 3),
         fraction(hadoop, "mapreduce.reduce.shuffle.max-fetch-failures-fraction", 0.5),
-        !"false".equalsIgnoreCase(hadoop.getOrDefault("mapreduce.map.speculative", "true")));
+        !"false".equalsIgnoreCase(hadoop.getOrDefault("mapreduce.map.speculative", "true")),
+        number(hadoop, "mapreduce.task.timeout", 600_000),
+        number(hadoop, "yarn.am.liveness-monitor.expiry-interval-ms", 600_000));
   }
 
   /** The RM's liveness monitor runs every expiry/3 (hard-wired). */

@@ -9,6 +9,8 @@ public enum Mechanism {
   SPECULATIVE_REDUCER("speculative reducer"),
   INDUCED_REDUCER_DEATH("induced reducer death"),
   AM_RESTARTED("AM restarted"),
+  /** An attempt failed for sending no progress report for the task timeout (a stalled task JVM). */
+  TASK_TIMED_OUT("task timed out"),
   /** A lost output declared lost by reducers' reports before expiry, re-run only after it. */
   DECLARED_LOST_BY_REPORTS("declared lost by reports, re-run after expiry");
 

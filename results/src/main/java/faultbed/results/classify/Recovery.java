@@ -8,6 +8,8 @@ public enum Recovery {
   FETCH_FAILURE_REPORTS("fetch-failure reports"),
   SPECULATION("speculation"),
   TASK_RETRY("task retry"),
+  /** A new ApplicationMaster attempt ran the job on, after the ResourceManager expired the first. */
+  AM_RESTART("AM restart"),
   UNKNOWN("unknown");
 
   private final String label;

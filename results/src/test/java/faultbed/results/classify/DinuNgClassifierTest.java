@@ -427,6 +427,26 @@ class DinuNgClassifierTest {
     assertTrue(evidence(c).contains("also rst-suppression on node 3 at 45.0 s; classified by the crash"), evidence(c));
   }
 
+  /** A task JVM stalled (a pause of a map) is caught by the AM's task timeout and redone by a retry. */
+  @Test
+  void aStalledTaskIsNamedByItsTimeoutAndTheRetryThatRedidIt() {
+    Classification c = DinuNgClassifier.classify(fourMapsTwoReducers().setting("mapreduce.task.timeout", "10000")
+        .fault("pause", 3, 6_000)
+        .attempt('m', 3, 0, 3, 5_000, 26_000L, "FAILED", false, "AttemptID:attempt_1_0001_m_000003_0 task timeout set:"
+            + " 10s, taskTimedOut: true; task stuck timeout set: 600s, taskStuck: false")
+        .map(3, 1, 1, 27_000, 37_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000).build());
+    assertEquals(DinuNgGroup.NO_NODE_FAILURE, c.group(), evidence(c));
+    assertEquals(Recovery.TASK_RETRY, c.recovery(), evidence(c));
+    assertEquals(List.of(Mechanism.TASK_TIMED_OUT), c.mechanisms());
+    assertTrue(evidence(c).contains("m_000003_0 on node 3 timed out at 26.0 s: no progress report for the task timeout"
+        + " (mapreduce.task.timeout 10.0 s); re-run as m_000003_1 at 27.0 s on node 1"), evidence(c));
+
+    Classification riddenOut = DinuNgClassifier.classify(fourMapsTwoReducers().fault("pause", 2, 6_000)
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000).build());
+    assertEquals(Recovery.NONE_NEEDED, riddenOut.recovery());
+    assertTrue(evidence(riddenOut).contains("the job rode it out"), evidence(riddenOut));
+  }
+
   @Test
   void recordsWithoutAFaultAreFaultFree() {
     RunRecord baseline = new RecordStore(fixtures("quickstart")).readAll().get(0);
