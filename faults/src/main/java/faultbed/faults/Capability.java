@@ -15,6 +15,7 @@ import java.util.List;
 public enum Capability {
   CPU_LIMIT("cpu limit", "a cgroup CPU controller (v2 cpu.max or v1 cpu)"),
   IO_LIMIT("disk throttle", "a cgroup I/O controller (v2 io.max or v1 blkio)"),
+  MEMORY_LIMIT("memory limit", "a cgroup memory controller (v2 memory.max or v1 memory)"),
   IPTABLES("iptables", "iptables rules on loopback"),
   TC("tc", "tc classes on loopback"),
   NETEM("netem", "tc's netem queue on loopback"),
@@ -51,6 +52,7 @@ public enum Capability {
           p.addAll(cgroups.problems().stream().filter(s -> s.contains("I/O")).toList());
         }
       }
+      case MEMORY_LIMIT -> cgroups.memoryProblem().ifPresent(p::add);
       case IPTABLES -> {
         p.addAll(Iptables.problems());
         needRoot(p, "iptables rules");

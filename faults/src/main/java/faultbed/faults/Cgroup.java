@@ -95,6 +95,9 @@ public final class Cgroup {
     if (layout.io() == Mechanism.V1) {
       dirs.add(v1Dir("blkio"));
     }
+    if (layout.memory() == Mechanism.V1) {
+      dirs.add(v1Dir("memory"));
+    }
     return new ArrayList<>(dirs);
   }
 
@@ -400,7 +403,7 @@ public final class Cgroup {
     if (v2Root != null) {
       bases.add(v2Root.resolve(PREFIX));
     }
-    for (String c : List.of("freezer", "cpu", "cpuacct", "blkio")) {
+    for (String c : List.of("freezer", "cpu", "cpuacct", "blkio", "memory")) {
       try {
         bases.add(layout.v1Base(c));
       } catch (PreconditionFailed notMounted) {
@@ -462,6 +465,53 @@ public final class Cgroup {
       }
       default -> null;
     };
+  }
+
+  /**
+   * The group's memory limit in bytes, or none when null ({@code memory.max} on v2,
+   * {@code memory.limit_in_bytes} on v1). The kernel reclaims down to it and, where it cannot, kills
+   * the group's largest process (v2); v1 refuses a limit below what it cannot reclaim, which is said.
+   */
+  public void limitMemory(Long bytes) {
+    switch (layout.memory()) {
+      case V2 -> write(tasksDir().resolve("memory.max"), bytes == null ? "max" : Long.toString(bytes));
+      case V1 -> {
+        Path f = v1Dir("memory").resolve("memory.limit_in_bytes");
+        try {
+          Files.writeString(f, bytes == null ? "-1" : Long.toString(bytes));
+        } catch (IOException e) {
+          throw new PreconditionFailed("memory limit of " + bytes + " bytes on " + relative + ": cgroup v1 could not"
+              + " reclaim the group's " + memoryUsage() + " bytes down to it (" + e.getMessage() + "); expected a limit"
+              + " above what the node holds and cannot give back, with a hog to press on it");
+        }
+      }
+      default -> throw unavailable("memory");
+    }
+  }
+
+  /** Bytes the group and its children use now ({@code memory.current} on v2, {@code memory.usage_in_bytes} on v1). */
+  public long memoryUsage() {
+    return switch (layout.memory()) {
+      case V2 -> Long.parseLong(readFirst(tasksDir().resolve("memory.current")));
+      case V1 -> Long.parseLong(readFirst(v1Dir("memory").resolve("memory.usage_in_bytes")));
+      default -> throw unavailable("memory");
+    };
+  }
+
+  /** How many times the kernel's OOM killer has killed a process of the group (its {@code oom_kill} count). */
+  public long oomKills() {
+    Path f = switch (layout.memory()) {
+      case V2 -> tasksDir().resolve("memory.events");
+      case V1 -> v1Dir("memory").resolve("memory.oom_control");
+      default -> throw unavailable("memory");
+    };
+    for (String line : readLines(f)) {
+      String[] w = line.trim().split("\\s+");
+      if (w.length == 2 && w[0].equals("oom_kill")) {
+        return Long.parseLong(w[1]);
+      }
+    }
+    return 0;
   }
 
   /** CPU time the group's processes used, in microseconds ({@code cpu.stat} on v2, cpuacct on v1). */
@@ -531,6 +581,9 @@ public final class Cgroup {
   }
 
   private PreconditionFailed unavailable(String what) {
+    if (what.equals("memory")) {
+      return new PreconditionFailed(layout.memoryProblem().orElse("no memory controller for faultbed's groups here"));
+    }
     return new PreconditionFailed(layout.problems().stream().filter(p -> p.contains(what.equals("io") ? "I/O" : "CPU"))
         .findFirst().orElse("no " + what + " controller for faultbed's groups here"));
   }

@@ -56,6 +56,7 @@ public final class CgroupLayout {
   private final Mechanism tasks;
   private final Mechanism cpu;
   private final Mechanism io;
+  private final Mechanism memory;
   private final List<String> problems;
 
   private CgroupLayout(Map<String, Path> v1, Path v2Mount, Path v2Own, Set<String> v2Controllers,
@@ -73,6 +74,8 @@ public final class CgroupLayout {
         : this.v1.containsKey("cpu") ? Mechanism.V1 : Mechanism.NONE;
     this.io = v2 && this.v2Controllers.contains("io") ? Mechanism.V2
         : this.v1.containsKey("blkio") ? Mechanism.V1 : Mechanism.NONE;
+    this.memory = v2 && this.v2Controllers.contains("memory") ? Mechanism.V2
+        : this.v1.containsKey("memory") ? Mechanism.V1 : Mechanism.NONE;
     String how = v2Problem != null ? v2Problem : "no cgroup v2 or v1 '%s' hierarchy is mounted and writable here";
     if (tasks == Mechanism.SIGNALS) {
       found.add("node processes are found and signalled as process trees, not held in a cgroup: "
@@ -130,7 +133,7 @@ public final class CgroupLayout {
         v2MountRoot = unescape(left[3]);
       } else if (right[0].equals("cgroup") && !use.equals("v2")) {
         for (String opt : right[2].split(",")) {
-          if (Set.of("freezer", "cpu", "blkio", "cpuacct").contains(opt) && !v1.containsKey(opt)
+          if (Set.of("freezer", "cpu", "blkio", "cpuacct", "memory").contains(opt) && !v1.containsKey(opt)
               && Files.isWritable(point)) {
             v1.put(opt, point);
           }
@@ -266,6 +269,18 @@ public final class CgroupLayout {
     return io;
   }
 
+  /** Who limits a node's memory (memory-pressure); NONE leaves the fault to say why it cannot. */
+  public Mechanism memory() {
+    return memory;
+  }
+
+  /** Why a node's memory cannot be limited here, with how to get it; empty when it can. */
+  public Optional<String> memoryProblem() {
+    return memory != Mechanism.NONE ? Optional.empty() : Optional.of("no memory controller for faultbed's groups"
+        + " (memory-pressure): no cgroup v2 'memory' controller delegated here and no v1 'memory' hierarchy mounted"
+        + " and writable; run as root on a host with either");
+  }
+
   /** What this layout cannot do, one line each with how to get it. */
   public List<String> problems() {
     return problems;
@@ -281,7 +296,7 @@ public final class CgroupLayout {
     if (!v1.isEmpty()) {
       b.append(" (v1: ").append(String.join(" ", new java.util.TreeSet<>(v1.keySet()))).append(")"); // one line per host, whatever the map's order
     }
-    return b + "; processes: " + tasks + ", cpu: " + cpu + ", io: " + io;
+    return b + "; processes: " + tasks + ", cpu: " + cpu + ", io: " + io + ", memory: " + memory;
   }
 
   /** The folder of the v1 controller's hierarchy that holds faultbed's groups. */
@@ -314,6 +329,9 @@ public final class CgroupLayout {
     }
     if (io == Mechanism.V2) {
       need.add("io");
+    }
+    if (memory == Mechanism.V2) {
+      need.add("memory");
     }
     return need;
   }

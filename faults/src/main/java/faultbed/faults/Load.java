@@ -58,6 +58,54 @@ public final class Load {
   }
 
   /**
+   * A memory hog, a perl program: it asks the kernel's OOM killer to spare it (oom_score_adj -1000,
+   * which needs root; elsewhere it is as killable as any), then holds its first argument's worth of
+   * bytes, every page written, and sleeps. Built by extending a string, which allocates the bytes once.
+   */
+  public static final String MEMORY_HOG = "if (open(my $f, '>', '/proc/self/oom_score_adj')) { print $f '-1000'; close $f }"
+      + " my $x = ''; vec($x, $ARGV[0] - 1, 8) = 1; sleep";
+
+  /**
+   * A process holding {@code bytes} resident in the node's group (a group of its own below it), the
+   * OOM killer sparing it where faultbed is root: the node's own processes take the pressure. Waits
+   * until the bytes are held or the hog is gone (bounded).
+   */
+  public static Installed memoryHog(Cgroup node, long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("memory hog: expected at least 1 byte, got " + bytes);
+    }
+    Cgroup group = node.child("mem-" + SEQ.incrementAndGet()).create();
+    start(group, List.of("perl", "-e", MEMORY_HOG, Long.toString(bytes)));
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (resident(group) < bytes * 9 / 10) {
+      if (System.nanoTime() > deadline) {
+        group.destroy();
+        throw new IllegalStateException("the memory hog in " + group + " did not come to hold " + bytes
+            + " bytes within 30 s");
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+    }
+    return group::destroy;
+  }
+
+  /** Bytes the group's processes hold resident (VmRSS), from /proc. */
+  private static long resident(Cgroup group) {
+    long total = 0;
+    for (long pid : group.pids()) {
+      try {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+          if (line.startsWith("VmRSS:")) {
+            total += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+          }
+        }
+      } catch (IOException gone) {
+        // ended meanwhile
+      }
+    }
+    return total;
+  }
+
+  /**
    * {@code count} CPU spinners: tight loops over a 100 000-element array, like the seed's loops
    * "modifying values in 800 KB arrays".
    */

@@ -228,6 +228,19 @@ public final class NodeContainer {
   }
 
   /**
+   * The container's memory limited to {@code bytes} (swap included, so nothing goes to swap instead)
+   * until healed: the kernel reclaims down to it and kills the container's largest process where it
+   * cannot. Heal lifts it.
+   */
+  public Installed limitMemory(long bytes) {
+    if (bytes < 1) {
+      throw new IllegalArgumentException("memory limit: expected at least 1 byte, got " + bytes);
+    }
+    docker().updateContainerCmd(id).withMemory(bytes).withMemorySwap(bytes).exec();
+    return () -> docker().updateContainerCmd(id).withMemorySwap(-1L).withMemory(-1L).exec();
+  }
+
+  /**
    * {@code count} copies of {@code loop} started inside under a tag of their own; heal kills them
    * by that tag and runs {@code after} (a cleaning command) if given.
    */

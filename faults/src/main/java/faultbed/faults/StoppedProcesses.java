@@ -25,7 +25,7 @@ public final class StoppedProcesses {
       if (stat == null) {
         continue; // ended before it could be stopped: nothing to stall
       }
-      LedgerEntry e = new LedgerEntry(Continue.KIND, "process " + pid + " (" + runId + ")", runId,
+      LedgerEntry e = new LedgerEntry(Continue.KIND, "process " + pid + " stopped (" + runId + ")", runId,
           Map.of("pid", Long.toString(pid), "start", stat.start()));
       ledger.record(e);
       entries.add(e);

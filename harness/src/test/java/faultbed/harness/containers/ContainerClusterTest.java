@@ -70,6 +70,49 @@ class ContainerClusterTest {
         .pollInterval(Duration.ofMillis(100)).until(() -> spinners(n) == 0);
   }
 
+  /**
+   * A paused NodeManager is the node process stopped from the host (its pid there), nothing else of
+   * the container; the heal continues it. A partition from the master is rules in the container's
+   * namespace: the harness's address (the gateway) gets no answer from the node until the heal.
+   */
+  @Test
+  void aPauseStopsTheNodeProcessAloneAndAPartitionCutsTheMasterOffUntilHealed(ContainerCluster cluster) throws Exception {
+    ContainerNode n = cluster.nodes().get(1);
+    var context = cluster.faultContext("adhoc-gray");
+    faultbed.harness.timeline.Injection paused = faultbed.harness.timeline.Pause.of(Target.node(1),
+        faultbed.harness.timeline.Pause.Part.NODEMANAGER, Duration.ofSeconds(30)).inject(n, context);
+    long daemon = n.processTable().stream().filter(faultbed.harness.Node.Proc::daemon).findFirst().orElseThrow().pid();
+    try {
+      assertEquals("1", paused.detail().get("processesStopped"), paused.detail().toString());
+      assertTrue(faultbed.faults.StoppedProcesses.isStopped(faultbed.faults.Commands.local(), daemon), "node process stopped");
+    } finally {
+      paused.healer().heal();
+    }
+    assertFalse(faultbed.faults.StoppedProcesses.isStopped(faultbed.faults.Commands.local(), daemon), "continued");
+
+    int port = n.shufflePort();
+    assertEquals("open", reach(n.address(), port), "reachable before");
+    faultbed.harness.timeline.Injection cut = faultbed.harness.timeline.Partition.fromMaster(Target.node(1),
+        faultbed.harness.timeline.Partition.Direction.BOTH, null).inject(n, context);
+    try {
+      assertEquals("no answer", reach(n.address(), port), "the master gets no answer: " + cut.detail());
+    } finally {
+      cut.healer().heal();
+    }
+    assertEquals("open", reach(n.address(), port), "reachable again after the heal");
+  }
+
+  private static String reach(String address, int port) {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new java.net.InetSocketAddress(address, port), 1500);
+      return "open";
+    } catch (java.net.SocketTimeoutException e) {
+      return "no answer";
+    } catch (java.io.IOException e) {
+      return e.getMessage();
+    }
+  }
+
   private static long spinners(ContainerNode n) {
     return n.commandLines().stream().filter(c -> c.startsWith("awk") && c.contains("faultbed=faultbed-load-hog")).count();
   }

@@ -21,12 +21,18 @@ import org.junit.jupiter.api.Test;
  * Partitions by predicate on nodes with addresses of their own: a node cut from the master alone is
  * lost to the ResourceManager while it works on, and the AM, on a peer, still reaches it to kill its
  * attempts; a node its peers cannot reach stays RUNNING to the ResourceManager while reducers fail
- * to fetch from it (every map is done before that fault, so reducers must fetch from it).
+ * to fetch from it (every map is done before that fault, so reducers must fetch from it). One HDFS
+ * replica: with three, every block's write pipeline runs between the workers too and stalls across
+ * the partition (a job's history file among them), and these tests are about YARN's and the
+ * shuffle's paths. A reducer reports a host it cannot connect to after more than
+ * {@code max-host-failures} failures, each a connect timeout and a growing penalty: two here.
  */
 @Faultbed(backend = "namespace", nodes = 3, hadoop = {
+    "dfs.replication=1",
     "mapreduce.job.reduce.slowstart.completedmaps=1.0",
     "yarn.nm.liveness-monitor.expiry-interval-ms=15000",
     "mapreduce.reduce.shuffle.connect.timeout=5000",
+    "mapreduce.reduce.shuffle.max-host-failures=2",
     "mapreduce.map.speculative=false",
     "mapreduce.reduce.speculative=false"})
 class PartitionClusterTest {
@@ -55,7 +61,7 @@ class PartitionClusterTest {
   void aNodeItsPeersCannotReachStaysRunningWhileFetchesFromItFail(NamespaceCluster cluster, Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(JobEvent.mapsCompleted(6)).inject(Partition.fromWorkers(
         Target.holdingMapOutputs().sparingApplicationMaster().sparingReducers(), List.of(), Partition.Direction.INBOUND,
-        Duration.ofSeconds(120)))));
+        Duration.ofSeconds(75)))));
     RunRecord.FaultEvent cut = r.faults().get(0);
     assertNotNull(cut.injectedMs(), "made: " + r.notes());
     assertFalse(cut.detail().containsKey("master"), cut.detail().toString());

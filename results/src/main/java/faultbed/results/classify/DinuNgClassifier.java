@@ -476,9 +476,15 @@ public final class DinuNgClassifier {
           recovery = Recovery.FETCH_FAILURE_REPORTS;
         }
       }
-      if (recovery == Recovery.NONE_NEEDED && timedOut.isEmpty()) {
-        evidence.add("no attempt timed out, no AM attempt followed the first and no fetch failed after the fault:"
-            + " the job rode it out");
+      // a reducer that gave up fetching from a node it could not reach, though every node was up
+      int before = mechanisms.size();
+      inducedDeathLines(-1, tf);
+      if (mechanisms.size() > before) {
+        recovery = Recovery.TASK_RETRY;
+      }
+      if (recovery == Recovery.NONE_NEEDED && mechanisms.isEmpty()) {
+        evidence.add("no attempt timed out, no AM attempt followed the first, no fetch failed and no reducer gave up"
+            + " after the fault: the job rode it out");
       }
       return recovery;
     }
@@ -560,8 +566,11 @@ public final class DinuNgClassifier {
             && a.finishMs() != null && a.finishMs() >= tf && a.error() != null && SHUFFLE_DEATH.matcher(a.error()).find();
         if (died) {
           mechanisms.add(Mechanism.INDUCED_REDUCER_DEATH);
-          evidence.add(String.format(Locale.ROOT, "induced reducer death: %s on healthy node %d FAILED at %s: %s",
-              shortName(a.attemptId()), a.node(), s(a.finishMs()), firstLine(a.error())));
+          Optional<AttemptRecord> next = r.attempts().stream().filter(b -> a.taskId().equals(b.taskId())
+              && b.attempt() > a.attempt() && b.startMs() != null).min(Comparator.comparingLong(AttemptRecord::startMs));
+          evidence.add(String.format(Locale.ROOT, "induced reducer death: %s on healthy node %d FAILED at %s: %s%s",
+              shortName(a.attemptId()), a.node(), s(a.finishMs()), firstLine(a.error()), next.map(b -> "; re-run as "
+                  + shortName(b.attemptId()) + " at " + s(b.startMs()) + " on node " + b.node()).orElse("")));
         }
       }
     }
