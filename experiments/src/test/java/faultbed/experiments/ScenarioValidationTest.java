@@ -48,7 +48,7 @@ class ScenarioValidationTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = """
       malformed JSON          | { "name": "t", "workload": { "type": "sort" ,, } }                                   | scenario: expected valid JSON, but line 1
-      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, packet-loss, disk-load, cpu-hog, slow-node, freeze, pause, partition], got "explode"
+      unknown fault kind      | "faults": [ { "kind": "explode", "node": 0, "at": "5s" } ]                           | faults[0].kind: expected one of [crash, stop, rst-suppression, blackhole, bandwidth-cap, latency, packet-loss, disk-load, cpu-hog, slow-node, memory-pressure, freeze, pause, partition], got "explode"
       negative time           | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["-5s", "30s"] } } ]     | faults[0].at.uniform[0]: expected a non-negative duration
       reversed range          | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["30s", "5s"] } } ]      | faults[0].at.uniform: expected from <= to
       node out of range       | "faults": [ { "kind": "crash", "node": 9, "at": "5s" } ]                             | faults[0].node: expected a node index in 0..3, got 9
@@ -61,6 +61,10 @@ class ScenarioValidationTest {
       negative rate           | "faults": [ { "kind": "bandwidth-cap", "node": 1, "at": "5s", "rate": "-1MB/s" } ]    | faults[0].rate: expected a positive rate such as "1MB/s"
       rate without unit       | "faults": [ { "kind": "bandwidth-cap", "node": 1, "at": "5s", "rate": "1000" } ]     | faults[0].rate: expected a positive rate
       freeze without duration | "faults": [ { "kind": "freeze", "node": 1, "at": "5s" } ]                            | faults[0].for: expected how long the freeze lasts
+      memory, no limit        | "faults": [ { "kind": "memory-pressure", "node": 1, "at": "5s", "hog": "64MB" } ]      | faults[0]: expected either "limit" (the node's memory limit) or "headroom"
+      memory, both limits     | "faults": [ { "kind": "memory-pressure", "node": 1, "at": "5s", "limit": "1GB", "headroom": "64MB" } ] | faults[0].headroom: expected either "limit" (the node's memory limit) or "headroom"
+      memory limit too small  | "faults": [ { "kind": "memory-pressure", "node": 1, "at": "5s", "limit": "1KB" } ]     | faults[0].limit: expected a memory limit of at least 1MB
+      memory in simulation    | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "sim" }, "faults": [ { "kind": "memory-pressure", "node": 1, "at": "5s", "limit": "1GB" } ] } | faults[0].kind: the sim backend has no model of memory-pressure faults
       pause of nothing        | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "for": "10s" } ]               | faults[0].of: expected one of
       pause of a datanode     | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "for": "10s", "of": "datanode" } ] | faults[0].of: expected one of "nodemanager", "containers", "application-master", "map", "reduce", got "datanode"
       pause without duration  | "faults": [ { "kind": "pause", "node": 1, "at": "5s", "of": "map" } ]                | faults[0].for: expected how long the pause lasts

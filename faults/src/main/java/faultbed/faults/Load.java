@@ -58,30 +58,41 @@ public final class Load {
   }
 
   /**
-   * A memory hog, a perl program: it asks the kernel's OOM killer to spare it (oom_score_adj -1000,
-   * which needs root; elsewhere it is as killable as any), then holds its first argument's worth of
-   * bytes, every page written, and sleeps. Built by extending a string, which allocates the bytes once.
+   * One piece of a memory hog, a perl program: it asks the kernel's OOM killer to spare it
+   * (oom_score_adj -1000, which needs CAP_SYS_RESOURCE and is skipped without it), then holds its
+   * first argument's worth of bytes, every page written, and sleeps. The bytes come from extending a
+   * string, which allocates them once.
    */
   public static final String MEMORY_HOG = "if (open(my $f, '>', '/proc/self/oom_score_adj')) { print $f '-1000'; close $f }"
       + " my $x = ''; vec($x, $ARGV[0] - 1, 8) = 1; sleep";
 
   /**
-   * A process holding {@code bytes} resident in the node's group (a group of its own below it), the
-   * OOM killer sparing it where faultbed is root: the node's own processes take the pressure. Waits
-   * until the bytes are held or the hog is gone (bounded).
+   * The most one hog process holds: smaller than any JVM of a node, so the OOM killer, which takes
+   * the largest process, takes the node's own before a piece of the hog even where none may ask to be
+   * spared.
+   */
+  public static final long HOG_PIECE = 32L << 20;
+
+  /**
+   * Processes holding {@code bytes} resident in the node's group (a group of its own below it), in
+   * pieces of at most {@link #HOG_PIECE}: the node's own processes take the pressure. Waits until the
+   * bytes are held (bounded).
    */
   public static Installed memoryHog(Cgroup node, long bytes) {
     if (bytes < 1) {
       throw new IllegalArgumentException("memory hog: expected at least 1 byte, got " + bytes);
     }
     Cgroup group = node.child("mem-" + SEQ.incrementAndGet()).create();
-    start(group, List.of("perl", "-e", MEMORY_HOG, Long.toString(bytes)));
+    for (long left = bytes; left > 0; left -= HOG_PIECE) {
+      start(group, List.of("perl", "-e", MEMORY_HOG, Long.toString(Math.min(left, HOG_PIECE))));
+    }
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (resident(group) < bytes * 9 / 10) {
       if (System.nanoTime() > deadline) {
+        long held = resident(group);
         group.destroy();
-        throw new IllegalStateException("the memory hog in " + group + " did not come to hold " + bytes
-            + " bytes within 30 s");
+        throw new IllegalStateException("the memory hog in " + group + " held " + held + " of its " + bytes
+            + " bytes after 30 s");
       }
       java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
     }

@@ -227,6 +227,29 @@ public final class NodeContainer {
     return () -> docker().updateContainerCmd(id).withCpuQuota(-1).exec();
   }
 
+  /** Bytes the container's processes hold now, as Docker's memory limit counts them (one stats sample). */
+  public long memoryUsage() {
+    try (var sample = new com.github.dockerjava.api.async.ResultCallback.Adapter<com.github.dockerjava.api.model.Statistics>() {
+      volatile com.github.dockerjava.api.model.Statistics got;
+
+      @Override
+      public void onNext(com.github.dockerjava.api.model.Statistics s) {
+        got = s;
+      }
+    }) {
+      docker().statsCmd(id).withNoStream(true).exec(sample).awaitCompletion(30, java.util.concurrent.TimeUnit.SECONDS);
+      if (sample.got == null || sample.got.getMemoryStats() == null || sample.got.getMemoryStats().getUsage() == null) {
+        throw new PreconditionFailed(this + ": Docker gave no memory usage");
+      }
+      return sample.got.getMemoryStats().getUsage();
+    } catch (java.io.IOException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException(this + ": Docker's stats did not come", e);
+    }
+  }
+
   /**
    * The container's memory limited to {@code bytes} (swap included, so nothing goes to swap instead)
    * until healed: the kernel reclaims down to it and kills the container's largest process where it

@@ -191,6 +191,32 @@ class CgroupTest {
     assertFalse(healed.existsAnywhere());
   }
 
+  /**
+   * A group's memory limit holds its processes: one that allocates past it is killed by the kernel's
+   * OOM killer, which the group counts; the usage is what its processes hold. A hog that asks to be
+   * spared holds its bytes resident, and its heal ends it.
+   */
+  @Test
+  void aMemoryLimitBringsTheOomKillerAndAHogHoldsItsBytes() throws Exception {
+    CgroupLayout layout = use("");
+    assumeTrue(layout.memory() != Mechanism.NONE, () -> layout.memoryProblem().orElse(""));
+    Cgroup g = Cgroup.of(testGroup() + "/memory").create();
+    try {
+      g.limitMemory(32L << 20);
+      Process greedy = g.spawn(List.of("perl", "-e", "my $x = ''; vec($x, 64 * 1024 * 1024 - 1, 8) = 1; sleep 60"));
+      assertTrue(greedy.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "killed before it held 64 MB");
+      assertEquals(137, greedy.exitValue(), "SIGKILL");
+      assertEquals(1, g.oomKills(), "the group counts the OOM kill");
+      g.limitMemory(null);
+      try (Installed hog = Load.memoryHog(g, 48L << 20)) {
+        assertTrue(g.memoryUsage() >= 48L << 20, "the hog's bytes count: " + g.memoryUsage());
+      }
+      assertTrue(g.pids().isEmpty(), "the hog is gone with its heal");
+    } finally {
+      g.destroy();
+    }
+  }
+
   private static void skipUnlessAvailable(String layout) {
     switch (layout) {
       case "host" -> use("");

@@ -158,6 +158,8 @@ public abstract class Backend {
     CPU_LIMIT(Capability.CPU_LIMIT),
     /** A node's disk reads or writes throttled. */
     IO_LIMIT(Capability.IO_LIMIT),
+    /** A node's memory limited. */
+    MEMORY_LIMIT(Capability.MEMORY_LIMIT),
     /**
      * A node's own daemon process acted on apart from its containers (its NodeManager paused):
      * signals, which need nothing, but a process of the node's own.

@@ -57,6 +57,28 @@ public interface CgroupNode extends Node {
     return NodeLimits.apply(group(), cpuCores, readBytesPerSecond, writeBytesPerSecond, localFolders());
   }
 
+  /** The group's limit: on mini it holds the node's containers alone, elsewhere its daemons too. */
+  @Override
+  default Installed limitMemory(long bytes) {
+    Cgroup g = group();
+    g.limitMemory(bytes);
+    return () -> {
+      if (g.exists()) {
+        g.limitMemory(null);
+      }
+    };
+  }
+
+  @Override
+  default long memoryUsage() {
+    return group().memoryUsage();
+  }
+
+  @Override
+  default Installed memoryHog(long bytes) {
+    return Load.memoryHog(group(), bytes);
+  }
+
   @Override
   default Installed cpuSpinners(int count) {
     return Load.cpuSpinners(group(), count);

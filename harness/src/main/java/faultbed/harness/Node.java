@@ -82,6 +82,27 @@ public interface Node {
   /** {@code count} CPU spinners competing with the node's containers under its limits. */
   faultbed.faults.Installed cpuSpinners(int count);
 
+  /**
+   * The node's memory limited to {@code bytes} until healed: the kernel reclaims down to it and
+   * kills the node's largest process where it cannot (its OOM killer).
+   */
+  default faultbed.faults.Installed limitMemory(long bytes) {
+    throw new faultbed.faults.PreconditionFailed("memory-pressure on " + this + ": this backend does not limit a"
+        + " node's memory");
+  }
+
+  /** Bytes of memory the node's processes hold now, as its memory limit counts them. */
+  default long memoryUsage() {
+    throw new faultbed.faults.PreconditionFailed("memory-pressure on " + this + ": this backend does not measure a"
+        + " node's memory");
+  }
+
+  /** A process holding {@code bytes} resident in the node, which the OOM killer spares where faultbed is root. */
+  default faultbed.faults.Installed memoryHog(long bytes) {
+    throw new faultbed.faults.PreconditionFailed("memory-pressure on " + this + ": this backend starts no memory hog"
+        + " in a node");
+  }
+
   /** {@code count} dd writers looping over the node's local folders; their files go on heal. */
   faultbed.faults.Installed diskWriters(faultbed.faults.Ledger ledger, String runId, int count, long blockBytes,
       long fileBytes, boolean direct);

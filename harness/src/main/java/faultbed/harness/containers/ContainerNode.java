@@ -79,6 +79,25 @@ public final class ContainerNode extends ProcessNode<String> {
     return cpuCores == null ? () -> { } : container.limitCpu(cpuCores);
   }
 
+  @Override
+  public long memoryUsage() {
+    return container.memoryUsage();
+  }
+
+  @Override
+  public Installed limitMemory(long bytes) {
+    return container.limitMemory(bytes);
+  }
+
+  /** The hog inside the node's container, in pieces as on the other backends, tagged as the other load is. */
+  @Override
+  public Installed memoryHog(long bytes) {
+    long piece = faultbed.faults.Load.HOG_PIECE;
+    int pieces = (int) ((bytes + piece - 1) / piece);
+    return container.load("mem", pieces, "exec perl -e \"" + faultbed.faults.Load.MEMORY_HOG.replace("$", "\\$")
+        + "\" " + Math.min(bytes, piece) + " \"faultbed=$0\"", null);
+  }
+
   /** The seed's spinners: tight loops over a 100 000-element array, inside the node's container. */
   @Override
   public Installed cpuSpinners(int count) {

@@ -41,7 +41,7 @@ public final class ContainersBackend extends Backend {
   public Set<Capability> needs(Mechanism mechanism) {
     return switch (mechanism) {
       case DROP_RST, DELAY, LOSE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
-      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT -> Set.of(); // link pulled, tc in the container, Docker's quota; refused
+      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT -> Set.of(); // link pulled, tc in the container, Docker's limits; refused
     };
   }
 

@@ -102,6 +102,30 @@ class ContainerClusterTest {
     assertEquals("open", reach(n.address(), port), "reachable again after the heal");
   }
 
+  /**
+   * Memory pressure on a node container: Docker's limit set to what it holds and 256 MB more, the hog
+   * of 64 MB inside it as tagged pieces, and both gone with the heal.
+   */
+  @Test
+  void memoryPressureLimitsTheContainerAndTheHealLiftsIt(ContainerCluster cluster) {
+    ContainerNode n = cluster.nodes().get(2);
+    faultbed.harness.timeline.Injection pressure = faultbed.harness.timeline.MemoryPressure.withHeadroom(Target.node(2),
+        256L << 20, 64L << 20, Duration.ofSeconds(30)).inject(n, cluster.faultContext("adhoc-memory"));
+    try {
+      long limit = Long.parseLong(pressure.detail().get("limitBytes"));
+      assertEquals(limit, DockerEngine.client().inspectContainerCmd(n.container().id()).exec().getHostConfig().getMemory(),
+          pressure.detail().toString());
+      assertEquals(2, n.commandLines().stream().filter(c -> c.startsWith("perl") && c.contains("faultbed=")).count(),
+          "the hog's two 32 MB pieces: " + n.commandLines());
+    } finally {
+      pressure.healer().heal();
+    }
+    Long after = DockerEngine.client().inspectContainerCmd(n.container().id()).exec().getHostConfig().getMemory();
+    assertTrue(after == null || after <= 0, "no limit after the heal: " + after);
+    org.awaitility.Awaitility.await("the hog gone").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+        .until(() -> n.commandLines().stream().noneMatch(c -> c.startsWith("perl")));
+  }
+
   private static String reach(String address, int port) {
     try (java.net.Socket s = new java.net.Socket()) {
       s.connect(new java.net.InetSocketAddress(address, port), 1500);

@@ -115,7 +115,9 @@ public final class DinuNgClassifier {
         evidence.add(jobLine());
         return result(null, DinuNgGroup.UNCLASSIFIED, Recovery.UNKNOWN);
       }
-      Optional<FaultEvent> failure = injected.stream().filter(f -> f.effect().stopsNode()).findFirst();
+      // a fault that stops a node by itself first; else one under which its node was declared unusable
+      Optional<FaultEvent> failure = injected.stream().filter(f -> f.effect().stopsNode()).findFirst()
+          .or(() -> injected.stream().filter(this::tookNodeDown).findFirst());
       if (failure.isEmpty()) {
         injected.forEach(f -> evidence.add(String.format(Locale.ROOT, "%s on node %d at %s", kindLine(f), f.node(),
             s(f.injectedMs()))));
@@ -129,6 +131,11 @@ public final class DinuNgClassifier {
       FaultEvent fault = failure.get();
       long tf = fault.injectedMs();
       int node = fault.node();
+      if (!fault.effect().stopsNode()) {
+        evidence.add(String.format(Locale.ROOT, "a %s does not take a node down by itself, but node %d was declared"
+            + " unusable under it: its daemons died (memory pressure's OOM killer may take them) or lost the"
+            + " ResourceManager, so it is classified as a node failure", kindLine(fault), node));
+      }
       evidence.add(String.format(Locale.ROOT, "%s of node %d at %s (%s, %s)", kindLine(fault), node, s(tf),
           fault.target(), fault.trigger()));
       injected.stream().filter(f -> f != fault).forEach(f -> evidence.add(String.format(Locale.ROOT,
@@ -158,7 +165,7 @@ public final class DinuNgClassifier {
       fetchFailureLine(node, unusableAt);
       Recovery runningRecovery = runningLines(running, unusableAt, unusable.map(NodeTransition::to).orElse(null));
       speculationLines(tf);
-      inducedDeathLines(node, tf);
+      inducedDeathLines(node, tf, false);
       evidence.add(jobLine());
       if (faultFree != null) {
         delay = DelayAccount.of(r, fault, unusableAt, faultFree).orElse(null);
@@ -478,13 +485,9 @@ public final class DinuNgClassifier {
       }
       // a reducer that gave up fetching from a node it could not reach, though every node was up
       int before = mechanisms.size();
-      inducedDeathLines(-1, tf);
+      inducedDeathLines(-1, tf, true);
       if (mechanisms.size() > before) {
         recovery = Recovery.TASK_RETRY;
-      }
-      if (recovery == Recovery.NONE_NEEDED && mechanisms.isEmpty()) {
-        evidence.add("no attempt timed out, no AM attempt followed the first, no fetch failed and no reducer gave up"
-            + " after the fault: the job rode it out");
       }
       return recovery;
     }
@@ -560,7 +563,8 @@ public final class DinuNgClassifier {
       }
     }
 
-    private void inducedDeathLines(int node, long tf) {
+    /** Reducers on other nodes than {@code node} that gave up on their shuffle; with their re-run where {@code rerun}. */
+    private void inducedDeathLines(int node, long tf, boolean rerun) {
       for (AttemptRecord a : r.attempts()) {
         boolean died = !isMap(a) && "FAILED".equals(a.state()) && a.node() != null && a.node() != node
             && a.finishMs() != null && a.finishMs() >= tf && a.error() != null && SHUFFLE_DEATH.matcher(a.error()).find();
@@ -569,8 +573,9 @@ public final class DinuNgClassifier {
           Optional<AttemptRecord> next = r.attempts().stream().filter(b -> a.taskId().equals(b.taskId())
               && b.attempt() > a.attempt() && b.startMs() != null).min(Comparator.comparingLong(AttemptRecord::startMs));
           evidence.add(String.format(Locale.ROOT, "induced reducer death: %s on healthy node %d FAILED at %s: %s%s",
-              shortName(a.attemptId()), a.node(), s(a.finishMs()), firstLine(a.error()), next.map(b -> "; re-run as "
-                  + shortName(b.attemptId()) + " at " + s(b.startMs()) + " on node " + b.node()).orElse("")));
+              shortName(a.attemptId()), a.node(), s(a.finishMs()), firstLine(a.error()), next.filter(b -> rerun)
+                  .map(b -> "; re-run as " + shortName(b.attemptId()) + " at " + s(b.startMs()) + " on node " + b.node())
+                  .orElse("")));
         }
       }
     }
@@ -595,6 +600,16 @@ public final class DinuNgClassifier {
     private Classification result(Long failureMs, DinuNgGroup group, Recovery recovery) {
       return new Classification(r.runId(), r.variant(), failureMs, r.job() == null ? null : r.job().finishedMs(),
           r.job() != null && r.job().succeeded(), group, recovery, List.copyOf(mechanisms), evidence, delay);
+    }
+
+    /**
+     * Whether the fault's node was declared unusable while the fault held or within one detection
+     * after it: the fault took the node down though its kind does not by itself.
+     */
+    private boolean tookNodeDown(FaultEvent f) {
+      long until = f.healedMs() == null ? Long.MAX_VALUE : f.healedMs() + timers.expiryMs() + timers.livenessCheckMs();
+      return r.nodeTransitions().stream().anyMatch(t -> t.node() == f.node() && UNUSABLE.contains(t.to())
+          && t.atMs() >= f.injectedMs() && t.atMs() <= until);
     }
 
     /** Hadoop 3.4 says "taskTimedOut: true"; earlier releases "Timed out after N secs". */

@@ -107,7 +107,9 @@ class SuiteReportTest {
     Files.copy(quickstart.resolve("baseline-000.json"), dir.resolve("baseline-000.json"));
     for (String f : List.of("crash-000.json", "crash-001.json")) {
       Files.writeString(dir.resolve(f.replace("crash", "cpu-hog")), Files.readString(quickstart.resolve(f))
-          .replace("\"kind\": \"crash\"", "\"kind\": \"cpu-hog\"").replace("\"variant\": \"crash\"", "\"variant\": \"cpu-hog\""));
+          .replace("\"kind\": \"crash\"", "\"kind\": \"cpu-hog\"").replace("\"variant\": \"crash\"", "\"variant\": \"cpu-hog\"")
+          // a hog leaves its node up: a node declared unusable under any fault is a node failure
+          .replace("\"LOST\"", "\"RUNNING\""));
     }
     String html = Files.readString(SuiteReport.write(dir).html());
     Document doc = parse(html);
