@@ -253,14 +253,20 @@ public final class NodeContainer {
   /**
    * The container's memory limited to {@code bytes} (swap included, so nothing goes to swap instead)
    * until healed: the kernel reclaims down to it and kills the container's largest process where it
-   * cannot. Heal lifts it.
+   * cannot. Heal lifts it to all the engine's memory, the most Docker allows.
    */
   public Installed limitMemory(long bytes) {
     if (bytes < 1) {
       throw new IllegalArgumentException("memory limit: expected at least 1 byte, got " + bytes);
     }
     docker().updateContainerCmd(id).withMemory(bytes).withMemorySwap(bytes).exec();
-    return () -> docker().updateContainerCmd(id).withMemorySwap(-1L).withMemory(-1L).exec();
+    // Docker keeps a limit once set (0 leaves it, below 6 MB is refused): the engine's whole memory lifts
+    // it, with memory and swap twice that (-1 for swap would be taken for "unchanged", and v1 refuses a
+    // memory limit above the memory-and-swap one)
+    return () -> {
+      long all = docker().infoCmd().exec().getMemTotal();
+      docker().updateContainerCmd(id).withMemory(all).withMemorySwap(2 * all).exec();
+    };
   }
 
   /**

@@ -24,6 +24,10 @@ public final class LeftoverMaker {
     NodeLimits.apply(node, 0.5, null, 64L << 20, List.of(dir));
     Load.diskWriters(ledger, "probe", node, List.of(dir), 2, 1 << 20, 64L << 20, true);
     Load.cpuSpinners(node, 1);
+    if (CgroupLayout.current().memory() != CgroupLayout.Mechanism.NONE) {
+      node.limitMemory(512L << 20); // goes with the node's group
+      Load.memoryHog(node, 8L << 20);
+    }
     Cgroup frozen = Cgroup.of(ledger.owner() + "/frozen").create();
     frozen.spawn(List.of("sleep", "600"));
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
