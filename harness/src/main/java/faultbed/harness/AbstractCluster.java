@@ -114,6 +114,14 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
    */
   protected void reportNow(N node) {}
 
+  /**
+   * Whether a node no fault of the harness took down has died anyway (the OOM killer under memory
+   * pressure takes a node's daemons): the reset brings it back as it does a crashed one.
+   */
+  protected boolean diedOnItsOwn(N node) {
+    return false;
+  }
+
   /** Checkpoints the cluster's NameNode between runs where faultbed runs it ({@code NameNodeCheckpoint}). */
   protected void checkpointNameNode() {}
 
@@ -224,7 +232,7 @@ public abstract class AbstractCluster<N extends Node> implements Cluster {
     List<N> restarted = new ArrayList<>();
     for (N node : nodes()) {
       node.resumeHeartbeats();
-      if (node.isUp()) {
+      if (node.isUp() && !diedOnItsOwn(node)) {
         clearContainers(node);
         continue;
       }

@@ -114,6 +114,12 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     node.begin(g.serving(status));
   }
 
+  /** Its node process ended though the harness never took it down (the OOM killer took it, say). */
+  @Override
+  protected final boolean diedOnItsOwn(N node) {
+    return node.generation() != null && !alive(node, node.generation().process());
+  }
+
   /** A fresh generation; the dead one's proxy, refusing since the crash, is made anew. */
   @Override
   protected final void restart(N node) {

@@ -44,5 +44,10 @@ class MemoryPressureClusterTest {
     assertTrue(attemptKilled || nodeLost, "an attempt killed (exit 137) or the node lost: " + r.attempts() + " "
         + r.nodeTransitions() + " " + pressure.detail());
     assertTrue(r.job().succeeded(), r.job().toString());
+    // a node whose process the OOM killer took is brought back by the reset, as a crashed one is
+    NamespaceNode struck = cluster.nodes().get(pressure.node());
+    String before = struck.nodeId();
+    cluster.reset();
+    assertTrue(!nodeLost || !before.equals(struck.nodeId()), "a new generation after the reset: " + struck.nodeId());
   }
 }
