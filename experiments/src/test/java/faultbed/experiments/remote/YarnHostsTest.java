@@ -323,6 +323,50 @@ class YarnHostsTest {
     assertNothingLeft();
   }
 
+  /**
+   * A worker cut off from the master (the ResourceManager's address) by rules in the host's own
+   * packet filter, tagged with the harness: from the master's address the worker's container manager
+   * answers nothing until the heal, and the rules go with it.
+   */
+  @Test
+  @Order(8)
+  void aPartitionFromTheMasterIsMadeInTheWorkersPacketFilterAndHealed() throws Exception {
+    try (var c = faultbed.harness.Clusters.start(faultbed.harness.ClusterSpec.defaults().withInventory(inventory),
+        line -> { })) {
+      var node = c.nodes().get(1);
+      var context = c.faultContext("adhoc-cut");
+      String master = context.master();
+      assertNotNull(master, "the cluster names its master");
+      YarnHosts.Host w2 = cluster.workers().get(1);
+      faultbed.harness.timeline.Injection cut = faultbed.harness.timeline.Partition.fromMaster(
+          faultbed.harness.timeline.Target.node(1), faultbed.harness.timeline.Partition.Direction.BOTH, null)
+          .inject(node, context);
+      try (RemoteHost host = connect(w2)) {
+        String rules = host.probeAsRoot(List.of("iptables", "-w", "-S")).out();
+        assertTrue(rules.contains("-s " + master + "/32") && rules.contains("-d " + master + "/32"), rules);
+        assertEquals(master, cluster.master().address(), "the master host runs the ResourceManager");
+        assertEquals("no answer", reachFrom(cluster.master(), w2.address(), 8041), "the master gets no answer: "
+            + cut.detail());
+      } finally {
+        cut.healer().heal();
+      }
+      try (RemoteHost host = connect(w2)) {
+        assertFalse(host.probeAsRoot(List.of("iptables", "-w", "-S")).out().contains(master + "/32"), "rules gone");
+      }
+      assertEquals("open", reachFrom(cluster.master(), w2.address(), 8041), "answers again after the heal");
+    }
+  }
+
+  /** A connect from host {@code from}, in its own network namespace, to {@code address:port}: bash's /dev/tcp, 3 s. */
+  private static String reachFrom(YarnHosts.Host from, String address, int port) throws Exception {
+    List<String> cmd = new java.util.ArrayList<>(from.enter());
+    cmd.addAll(List.of("timeout", "3", "bash", "-c", "exec 3<>/dev/tcp/" + address + "/" + port));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String said = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    int code = p.waitFor();
+    return code == 0 ? "open" : code == 124 ? "no answer" : "exit " + code + ": " + said.strip();
+  }
+
   /** Where the helper login's ledgers are on each host (its home is each host's own), as a prefix of file names. */
   private static String opsLedgers() {
     YarnHosts.Login login = cluster.helperLogin();

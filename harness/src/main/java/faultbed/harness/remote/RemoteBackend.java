@@ -21,7 +21,7 @@ import java.util.function.Consumer;
 public final class RemoteBackend extends Backend {
   /** The fault kinds this backend makes; the rest are refused before anything starts. */
   private static final List<String> KINDS = List.of("crash", "stop", "freeze", "rst-suppression", "blackhole",
-      "bandwidth-cap", "latency", "packet-loss", "cpu-hog", "disk-load", "pause");
+      "bandwidth-cap", "latency", "packet-loss", "cpu-hog", "disk-load", "pause", "partition");
   private static final String NO_INVENTORY = "cluster.backend \"remote\": expected an inventory of the cluster's"
       + " hosts (cluster.inventory, or --inventory FILE)";
 

@@ -81,6 +81,8 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
       });
   private final Map<String, Long> lastHealth = new java.util.concurrent.ConcurrentHashMap<>();
   private final RunRecord.ClusterInfo info;
+  /** The ResourceManager's resource-tracker address, as the workers reach it: the master of a partition. */
+  private final String master;
 
   private RemoteCluster(ClusterSpec spec, Ledger ledger, Path workDir, Consumer<String> log, boolean dryRun)
       throws IOException {
@@ -104,6 +106,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
         YarnConfiguration.DEFAULT_RM_RESOURCE_TRACKER_PORT);
     String trackerHost = tracker.getAddress() != null ? tracker.getAddress().getHostAddress()
         : ipOf(WebAppUtils.getResolvedRMWebAppURLWithoutScheme(client).split(":")[0]);
+    this.master = trackerHost;
     Set<String> live = Ledger.liveOwners();
     try {
       for (SshTarget target : inventory.workers()) {
@@ -364,7 +367,7 @@ public final class RemoteCluster extends AbstractCluster<RemoteWorker> {
   @Override
   public FaultContext faultContext(String runId) {
     workers.forEach(w -> w.forRun(runId));
-    return new FaultContext(runId, ledger, node -> ((RemoteWorker) node).network());
+    return new FaultContext(runId, ledger, node -> ((RemoteWorker) node).network(), master, workers);
   }
 
   /** Containers of a shared cluster are not faultbed's to kill: the reset waits for them to end. */
