@@ -9,8 +9,10 @@ import java.util.Set;
  * an argument, and the ApplicationMaster's main class is MRAppMaster.
  */
 public interface ProcessListedNode extends Node {
-  /** The command line of every process of the node. */
-  List<String> commandLines();
+  /** The command line of every process of the node, from its process table. */
+  default List<String> commandLines() {
+    return processTable().stream().map(Proc::command).toList();
+  }
 
   @Override
   default List<String> runningAttempts() {

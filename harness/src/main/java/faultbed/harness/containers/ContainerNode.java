@@ -127,11 +127,6 @@ public final class ContainerNode extends ProcessNode<String> {
         .map(p -> new Proc(p.hostPid(), p.command(), isNodeProcess(p.command()))).toList();
   }
 
-  @Override
-  public List<String> commandLines() {
-    return container.processes().stream().map(NodeContainer.Process::command).toList();
-  }
-
   /** From inside: kill(-1) spares only the container's first process, the sleeper. */
   @Override
   protected int killAll() {

@@ -68,11 +68,6 @@ public final class NamespaceNode extends ProcessNode<NamespaceNode.Held> impleme
     }
   }
 
-  @Override
-  public List<String> commandLines() {
-    return processTable().stream().map(Proc::command).toList();
-  }
-
   /** The group's processes; the node process (NodeManager and DataNode in one JVM) is the daemon. */
   @Override
   public List<Proc> processTable() {

@@ -220,15 +220,6 @@ public final class RemoteWorker implements faultbed.harness.ProcessListedNode {
     return up;
   }
 
-  /** The NodeManager's tree, as ps on the host shows it; nothing once it is down. */
-  @Override
-  public List<String> commandLines() {
-    if (!up) {
-      return List.of();
-    }
-    return nm.treeProcesses().stream().map(RemoteNodeManager.Proc::args).toList();
-  }
-
   /**
    * Whether a running application's AM is in this NodeManager's containers, as the RM says: one
    * HTTP request rather than a command on the host, which under load takes seconds and would make
