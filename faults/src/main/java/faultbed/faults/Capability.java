@@ -19,7 +19,8 @@ public enum Capability {
   IPTABLES("iptables", "iptables rules on loopback"),
   TC("tc", "tc classes on loopback"),
   NETEM("netem", "tc's netem queue on loopback"),
-  NETNS("netns", "network namespaces and veth links");
+  NETNS("netns", "network namespaces and veth links"),
+  NODE_DISK("node disks", "loop devices and ext4 (losetup, mkfs.ext4, e2fsck) for disks of a node's own");
 
   private final String label;
   private final String what;
@@ -69,6 +70,7 @@ public enum Capability {
         p.addAll(NodeNetwork.problems());
         needRoot(p, "network namespaces");
       }
+      case NODE_DISK -> p.addAll(NodeDisk.problems());
       default -> throw new IllegalStateException(name());
     }
     return p;

@@ -37,6 +37,9 @@ public final class Ledger implements AutoCloseable {
     register(new Iptables.OldChainHealer());
     register(new Undo());
     register(new StoppedProcesses.Continue());
+    register(new NodeDisk.MountHealer());
+    register(new NodeDisk.FillHealer());
+    register(new NodeDisk.FailureHealer());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());
     register(new NodeNetwork.NamespaceHealer());

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * A stand-in harness for {@link SigkillLeftoversTest}: installs one fault of every kernel kind and a
- * node namespace on its own network with a process in it, and a stopped process, says
+ * node namespace on its own network with a process in it, a stopped process, and (where loop devices
+ * can be had) two disks of a node's own, one full and one failed; says
  * READY (its owner and the stopped pid), then waits to be killed. Arguments: a folder for dd files, two port numbers.
  */
 public final class LeftoverMaker {
@@ -41,6 +42,13 @@ public final class LeftoverMaker {
     // a process of no group of faultbed's, stopped as a paused JVM is: only the ledger knows to continue it
     Process stalled = new ProcessBuilder("sleep", "601").start();
     StoppedProcesses.stop(ledger, "probe", List.of(stalled.pid()));
+    if (NodeDisk.problems().isEmpty()) { // a node's two disks: one full, one failed
+      Path home = Path.of("/var/tmp/faultbed", ledger.owner());
+      java.nio.file.Files.createDirectories(home);
+      ledger.record(DirectoryHealer.entry(home, "cluster"));
+      NodeDisk.make(ledger, home.resolve("disk-0.img"), home.resolve("disk-0"), 64L << 20).fill("probe", 0);
+      NodeDisk.make(ledger, home.resolve("disk-1.img"), home.resolve("disk-1"), 64L << 20).fail("probe");
+    }
     System.out.println("READY " + ledger.owner() + " " + stalled.pid());
     System.out.flush();
     Thread.sleep(600_000);

@@ -65,6 +65,12 @@ class SigkillLeftoversTest {
     return found;
   }
 
+  /** Mounts of the owner's node disks. */
+  private static List<String> disksOf(String owner) {
+    return new NodeDisk.MountHealer().findAll().stream().filter(f -> f.owner().equals(owner))
+        .map(f -> f.entry().id()).toList();
+  }
+
   @Test
   void oneStartAfterSigkillLeavesNothingOfAnyKind(@TempDir Path dir) throws Exception {
     List<String> problems = new ArrayList<>();
@@ -97,6 +103,9 @@ class SigkillLeftoversTest {
       assertTrue(processesOf(owner).size() >= (CgroupLayout.current().memory() != CgroupLayout.Mechanism.NONE ? 6 : 5),
           "dd, spinner, memory hog, frozen and namespaced processes running");
       assertTrue(namespacesAndLinksOf(owner).size() >= 3, "namespace, veth and bridge in place");
+      if (NodeDisk.problems().isEmpty()) {
+        assertEquals(2, disksOf(owner).size(), "two node disks mounted: " + disksOf(owner));
+      }
       maker.destroyForcibly(); // SIGKILL: no shutdown hook
       maker.waitFor();
     }
@@ -123,6 +132,10 @@ class SigkillLeftoversTest {
     try (var files = Files.list(dir)) {
       assertEquals(List.of(), files.toList(), "dd files left");
     }
+    assertEquals(List.of(), disksOf(owner), "node disks still mounted");
+    assertFalse(Files.exists(Path.of("/var/tmp/faultbed", owner)), "the disks' folder is left");
+    assertFalse(Shell.run(List.of("losetup", "-a")).out().contains(owner), "a loop device of the disks is left:\n"
+        + Shell.run(List.of("losetup", "-a")).out());
     assertTrue(healed.size() >= 3, "the heal says what it removed: " + healed);
     try {
       assertTrue(ProcessHandle.of(stalled).isPresent(), "the stopped process lives on");

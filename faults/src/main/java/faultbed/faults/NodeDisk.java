@@ -1,0 +1,305 @@
+package faultbed.faults;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A disk of a node's own: an ext4 filesystem in a sparse image file, on a loop device, mounted where
+ * the node keeps its local dirs, logs and DataNode blocks. It fills up and fails alone, as one
+ * machine's disk does, while the machine's own disk stays untouched:
+ * <ul>
+ *   <li>full: a file allocated (fallocate, no byte written) over all but {@code free} bytes of it;
+ *   every write past that gets ENOSPC, and Hadoop's disk checkers see the utilisation;</li>
+ *   <li>failed: the filesystem shut down (ext4's {@code EXT4_IOC_SHUTDOWN}, without flushing its log,
+ *   as a disk that stopped answering): every read, write and open on it returns EIO. The heal is a
+ *   replaced disk: the dead mount detached (processes holding files on it keep getting EIO), the
+ *   image checked ({@code e2fsck}) and mounted again on a new loop device, with what the log had
+ *   committed. The old loop device goes when its last user does.</li>
+ * </ul>
+ * The ledger keeps the mount (healed by a lazy unmount), the fill (deleted) and the failure (the
+ * disk mounted again), so a harness killed mid-fault leaves nothing behind.
+ */
+public final class NodeDisk {
+  /** Ledger kind of a mounted node disk: healed by unmounting it. */
+  public static final String KIND = "node-disk";
+  /** Ledger kind of a disk's fill file: healed by deleting it. */
+  public static final String FILL_KIND = "disk-fill";
+  /** Ledger kind of a failed (shut down) disk: healed by mounting its image again. */
+  public static final String FAILED_KIND = "disk-failure";
+  /** Name of the file that fills a disk: one per fault, under the disk's top. */
+  static final String FILL_PREFIX = ".faultbed-fill-";
+  /** ext4's EXT4_IOC_SHUTDOWN (_IOR('X', 125, __u32)) and its flag that skips the log flush. */
+  private static final String SHUTDOWN = "open(F, '<', $ARGV[0]) or die \"open: $!\\n\";"
+      + " my $flag = pack('L', 2); ioctl(F, 0x8004587D, $flag) or die \"shutdown: $!\\n\";";
+
+  private final Ledger ledger;
+  private final Path image;
+  private final Path mount;
+
+  private NodeDisk(Ledger ledger, Path image, Path mount) {
+    this.ledger = ledger;
+    this.image = image;
+    this.mount = mount;
+  }
+
+  /** Why this machine cannot give a node a disk of its own, one line each; empty when it can. */
+  public static List<String> problems() {
+    List<String> p = new ArrayList<>();
+    if (!Capability.isRoot()) {
+      p.add("a disk of a node's own needs root (loop devices, mount): run as root, e.g. with sudo");
+      return p;
+    }
+    for (String tool : List.of("losetup", "mkfs.ext4", "e2fsck", "fallocate", "perl", "mount", "umount")) {
+      if (!Shell.exists(tool)) {
+        p.add("no " + tool + " here: install " + (tool.startsWith("mkfs") || tool.equals("e2fsck") ? "e2fsprogs"
+            : tool.equals("perl") ? "perl" : "util-linux") + " for disks of a node's own");
+      }
+    }
+    if (!Files.exists(Path.of("/dev/loop-control"))) {
+      p.add("no /dev/loop-control: the kernel offers no loop devices (load the loop module: modprobe loop)");
+    }
+    return p;
+  }
+
+  /**
+   * Makes a sparse image of {@code sizeBytes} at {@code image}, an ext4 filesystem in it with no
+   * blocks reserved for root (so full means full to Hadoop, which runs as root here), and mounts it
+   * at {@code mount} (created).
+   */
+  public static NodeDisk make(Ledger ledger, Path image, Path mount, long sizeBytes) {
+    if (sizeBytes < 64L << 20) {
+      throw new IllegalArgumentException("a node's disk must hold at least 64MB, got " + sizeBytes + " bytes");
+    }
+    NodeDisk disk = new NodeDisk(ledger, image, mount);
+    ledger.making(new LedgerEntry(KIND, mount.toAbsolutePath().toString(), "cluster",
+        Map.of("image", image.toAbsolutePath().toString())), () -> {
+          try {
+            Files.createDirectories(mount);
+            try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
+              f.setLength(sizeBytes);
+            }
+          } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the disk image " + image, e);
+          }
+          // lazy_itable_init=0: no kernel thread zeroing inode tables behind a test's back
+          Shell.check(List.of("mkfs.ext4", "-q", "-F", "-m", "0", "-E", "lazy_itable_init=0,nodiscard",
+              image.toString()));
+          attach(image, mount);
+          return null;
+        });
+    return disk;
+  }
+
+  /** Where the disk is mounted. */
+  public Path mount() {
+    return mount;
+  }
+
+  /** Bytes a write may still take on the disk. */
+  public long free() {
+    try {
+      return Files.getFileStore(mount).getUsableSpace();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the free space of " + mount, e);
+    }
+  }
+
+  /**
+   * Fills the disk until {@code freeBytes} are left (none if it already has fewer), healed by
+   * deleting the fill. Returns the fill and how many bytes it took.
+   */
+  public Filled fill(String runId, long freeBytes) {
+    Path file = mount.resolve(FILL_PREFIX + runId.replaceAll("[^A-Za-z0-9_.-]", "_"));
+    LedgerEntry entry = new LedgerEntry(FILL_KIND, file.toString(), runId, Map.of());
+    long taken = ledger.making(entry, () -> {
+      // the filesystem's own extent blocks come out of the same free space, so a request for all of
+      // it fails: ask for less and less until what is left is what was asked to be left
+      // (a request that fails may still have taken part of it: the bytes taken are what went)
+      long before = free();
+      long size = 0;
+      long ask = before - freeBytes;
+      while (ask >= 4096) {
+        Shell.Result r = Shell.run(List.of("fallocate", "-o", Long.toString(size), "-l", Long.toString(ask),
+            file.toString()));
+        if (r.ok()) {
+          size += ask;
+          ask = free() - freeBytes;
+          continue;
+        }
+        size = Files.exists(file) ? fileSize(file) : 0;
+        if (r.out().contains("No space left")) {
+          ask = Math.min(ask / 2, free() - freeBytes);
+        } else {
+          throw new IllegalStateException("fallocate " + file + " failed (" + r.code() + "): " + r.out());
+        }
+      }
+      return before - free();
+    });
+    return new Filled(taken, () -> ledger.heal(entry));
+  }
+
+  private static long fileSize(Path file) {
+    try {
+      return Files.size(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the size of " + file, e);
+    }
+  }
+
+  /** A fill: the bytes it took, and its heal. */
+  public record Filled(long bytes, Installed installed) {}
+
+  /** Shuts the disk's filesystem down: every I/O on it returns EIO until the heal mounts it again. */
+  public Installed fail(String runId) {
+    LedgerEntry entry = new LedgerEntry(FAILED_KIND, mount.toAbsolutePath().toString(), runId,
+        Map.of("image", image.toAbsolutePath().toString()));
+    ledger.making(entry, () -> Shell.check(List.of("perl", "-e", SHUTDOWN, mount.toString())));
+    return () -> ledger.heal(entry);
+  }
+
+  /**
+   * Whether making a file at the disk's top fails with an I/O error: the disk is failed. (A listing
+   * does not tell: a shut-down ext4 still lists what its cache holds.)
+   */
+  public boolean failed() {
+    try {
+      Files.delete(Files.createTempFile(mount, ".faultbed-probe", ""));
+      return false;
+    } catch (IOException e) {
+      return String.valueOf(e.getMessage()).contains("Input/output error");
+    }
+  }
+
+  /** Mounts {@code image} at {@code mount} on a loop device of its own, which goes when it is unmounted. */
+  private static void attach(Path image, Path mount) {
+    String device = Shell.check(List.of("losetup", "--find", "--show", image.toString())).strip();
+    Shell.Result mounted = Shell.run(List.of("mount", "-t", "ext4", device, mount.toString()));
+    // detaching a mounted loop device only marks it to go with its last user: the unmount
+    Shell.run(List.of("losetup", "-d", device));
+    if (!mounted.ok()) {
+      throw new IllegalStateException("mount " + device + " (" + image + ") on " + mount + " failed ("
+          + mounted.code() + "): " + mounted.out());
+    }
+  }
+
+  /** Whether something is mounted exactly at {@code mount}. */
+  static boolean mounted(Path mount) {
+    String at = mount.toAbsolutePath().toString();
+    return mountPoints().contains(at);
+  }
+
+  private static List<String> mountPoints() {
+    try {
+      List<String> points = new ArrayList<>();
+      for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+        String[] f = line.split(" ");
+        if (f.length > 4) {
+          points.add(f[4].replace("\\040", " "));
+        }
+      }
+      return points;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read /proc/self/mountinfo", e);
+    }
+  }
+
+  /** Unmounts a node's disk: lazily, since the node's processes may still hold files on it. */
+  static final class MountHealer implements Healer {
+    @Override
+    public String kind() {
+      return KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      Path mount = Path.of(entry.id());
+      int unmounted = 0;
+      while (mounted(mount)) { // a failed disk mounted again is mounted twice, one over the other
+        Shell.check(List.of("umount", "-l", mount.toString()));
+        unmounted++;
+      }
+      try {
+        Files.deleteIfExists(Path.of(entry.detail().get("image")));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot delete the disk image " + entry.detail().get("image"), e);
+      }
+      return unmounted == 0 ? null : "unmounted the node disk " + mount;
+    }
+
+    @Override
+    public List<Found> findAll() {
+      List<Found> found = new ArrayList<>();
+      for (String point : mountPoints()) {
+        int at = point.indexOf("/faultbed");
+        if (at < 0 || !point.contains("/disk-")) {
+          continue;
+        }
+        String[] parts = point.substring(at + 1).split("/");
+        if (parts.length > 2) { // faultbed[-user]/OWNER/...
+          found.add(new Found(new LedgerEntry(KIND, point, "unknown", Map.of("image", point + ".img")), parts[1]));
+        }
+      }
+      return found;
+    }
+  }
+
+  /** Deletes a fill; on a failed disk it goes with the failure's heal, which mounts the disk again. */
+  static final class FillHealer implements Healer {
+    @Override
+    public String kind() {
+      return FILL_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      try {
+        return Files.deleteIfExists(Path.of(entry.id())) ? "deleted the disk fill " + entry.id() : null;
+      } catch (IOException e) {
+        return null; // the disk failed meanwhile (EIO) or is gone: its failure's heal removes fills
+      }
+    }
+  }
+
+  /** Mounts a failed disk's image again, checked, over its dead mount, and removes fills left on it. */
+  static final class FailureHealer implements Healer {
+    @Override
+    public String kind() {
+      return FAILED_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      Path mount = Path.of(entry.id());
+      Path image = Path.of(entry.detail().get("image"));
+      if (!mounted(mount) || !Files.exists(image)) {
+        return null; // the node's disk is gone already
+      }
+      NodeDisk disk = new NodeDisk(null, image, mount);
+      if (!disk.failed()) {
+        return null;
+      }
+      Shell.check(List.of("umount", "-l", mount.toString()));
+      // 0: clean, 1: errors corrected; the shut-down log is replayed here
+      Shell.Result fsck = Shell.run(List.of("e2fsck", "-f", "-y", image.toString()));
+      if (fsck.code() > 1) {
+        throw new IllegalStateException("e2fsck " + image + " failed (" + fsck.code() + "): " + fsck.out());
+      }
+      attach(image, mount);
+      try (Stream<Path> top = Files.list(mount)) {
+        for (Path p : top.filter(p -> p.getFileName().toString().startsWith(FILL_PREFIX)).toList()) {
+          Files.deleteIfExists(p);
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot clear fills from " + mount, e);
+      }
+      return "mounted the failed disk " + mount + " again";
+    }
+  }
+}
