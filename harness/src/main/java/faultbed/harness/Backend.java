@@ -164,7 +164,9 @@ public abstract class Backend {
      * A node's own daemon process acted on apart from its containers (its NodeManager paused):
      * signals, which need nothing, but a process of the node's own.
      */
-    NODE_DAEMON();
+    NODE_DAEMON(),
+    /** A node's own disks ({@code cluster.disks}) filled or failed: loop devices and ext4 on this host. */
+    NODE_DISK(Capability.NODE_DISK);
 
     private final Set<Capability> kernel;
 

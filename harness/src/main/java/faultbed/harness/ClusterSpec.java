@@ -9,7 +9,8 @@ import java.util.Map;
  * that works on a cluster already up, the inventory names the cluster and its workers are the nodes.
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
-    Map<String, String> hadoop, double timeScale, NetworkBackend network, Backend backend, Inventory inventory) {
+    Map<String, String> hadoop, double timeScale, NetworkBackend network, Backend backend, Inventory inventory,
+    Disks disks) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -25,6 +26,9 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
       throw new IllegalArgumentException("cluster.timeScale: expected a number in (0, 1], got " + timeScale);
     }
     hadoop = Map.copyOf(hadoop == null ? Map.of() : hadoop);
+    if (disks != null && disks.count() == 0) {
+      disks = null;
+    }
     network = network == null ? NetworkBackend.KERNEL : network;
     backend = backend == null ? Backends.standard() : backend;
     if (!backend.usesExistingCluster()) {
@@ -35,17 +39,17 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
-    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, null, null);
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, null, null, null);
   }
 
   /** Where network faults are made; see {@link NetworkBackend}. */
   public ClusterSpec withNetwork(NetworkBackend net) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend, inventory, disks);
   }
 
   /** Where the nodes run; see {@link Backend}. */
   public ClusterSpec withBackend(Backend b) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b, inventory, disks);
   }
 
   /**
@@ -54,7 +58,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    */
   public ClusterSpec withInventory(Inventory inv) {
     return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network,
-        Backends.forInventory(), inv);
+        Backends.forInventory(), inv, disks);
   }
 
   /** Containers one node runs at once. */
@@ -72,7 +76,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    * so a job of tens of seconds sees the seeds' minute-scale rules in proportion.
    */
   public ClusterSpec withTimeScale(double scale) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend, inventory, disks);
   }
 
   /**
@@ -88,30 +92,59 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec withNodes(int n) {
-    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory);
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks);
   }
 
   public ClusterSpec withNodeMemoryMb(int mb) {
-    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory);
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks);
   }
 
   public ClusterSpec withNodeVcores(int v) {
-    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks);
   }
 
   public ClusterSpec withContainerMemoryMb(int mb) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend, inventory, disks);
   }
 
   public ClusterSpec withHadoop(String key, String value) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.put(key, value);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory, disks);
   }
 
   public ClusterSpec withHadoop(Map<String, String> settings) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.putAll(settings);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory, disks);
+  }
+
+  /**
+   * Each node with {@code d.count()} disks of its own, each holding one of its NodeManager's local
+   * dirs, one of its log dirs and one DataNode volume, as on a machine with that many disks: what
+   * disk faults fill and fail. Without them a node's dirs are folders of the machine's own disk.
+   */
+  public ClusterSpec withDisks(Disks d) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend,
+        inventory, d);
+  }
+
+  /** A node's disks: how many, and how large each (a sparse image: only what is written takes room). */
+  public record Disks(int count, long bytes) {
+    public static final long DEFAULT_BYTES = 4L << 30;
+    public static final int MOST = 4;
+
+    public Disks {
+      if (count < 0 || count > MOST) {
+        throw new IllegalArgumentException("cluster.disks: expected 0 to " + MOST + " disks per node, got " + count);
+      }
+      if (bytes < 256L << 20) {
+        throw new IllegalArgumentException("cluster.diskSize: expected at least 256MB per disk, got " + bytes + " bytes");
+      }
+    }
+
+    public static Disks of(int count) {
+      return new Disks(count, DEFAULT_BYTES);
+    }
   }
 }

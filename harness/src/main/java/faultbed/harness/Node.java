@@ -42,6 +42,14 @@ public interface Node {
 
   List<String> logDirs();
 
+  /**
+   * The node's disks of its own ({@code cluster.disks}), each holding one of its local dirs, log
+   * dirs and DataNode volumes; empty when its dirs are folders of the machine's disk.
+   */
+  default List<faultbed.faults.NodeDisk> disks() {
+    return List.of();
+  }
+
   /** Every process of every container of this node (members of its cgroup). */
   Set<Long> processes();
 

@@ -133,7 +133,10 @@ final class HostTable {
   }
 
   /** "yes", or "no: " and why, for a fault on a cluster that can start here. */
-  private static String verdict(Fault f, ClusterSpec cluster) {
+  private static String verdict(Fault f, ClusterSpec plain) {
+    // asked of the cluster a scenario with the kind would have: with disks of a node's own where the backend makes them
+    ClusterSpec cluster = plain.disks() == null && plain.backend().refuses(Backend.Mechanism.NODE_DISK).isEmpty()
+        ? plain.withDisks(ClusterSpec.Disks.of(1)) : plain;
     if (f.unsupported(cluster).isPresent()) {
       return "no: not on this backend";
     }

@@ -240,6 +240,29 @@ public final class ScenarioParser {
         }
       }
     }
+    if (n.has("disks") || n.has("diskSize")) {
+      if (!n.has("disks") && c.disks() == null) {
+        throw new ScenarioException(at + ".diskSize", "expected with \"disks\" (how many disks each node has), got"
+            + " a size alone");
+      }
+      long count = n.has("disks") ? integer(n.get("disks"), at + ".disks", 0) : c.disks().count();
+      if (count > ClusterSpec.Disks.MOST) {
+        throw new ScenarioException(at + ".disks", "expected at most " + ClusterSpec.Disks.MOST + " disks per node, got "
+            + count);
+      }
+      long size = n.has("diskSize") ? bytes(n.get("diskSize"), at + ".diskSize", false)
+          : c.disks() != null ? c.disks().bytes() : ClusterSpec.Disks.DEFAULT_BYTES;
+      if (size < 256L << 20) {
+        throw new ScenarioException(at + ".diskSize", "expected at least 256MB per disk, got " + n.get("diskSize"));
+      }
+      c = c.withDisks(count == 0 ? null : new ClusterSpec.Disks((int) count, size));
+    }
+    if (c.disks() != null) {
+      java.util.Optional<String> refused = c.backend().refuses(faultbed.harness.Backend.Mechanism.NODE_DISK);
+      if (refused.isPresent()) {
+        throw new ScenarioException(at + (n.has("disks") ? ".disks" : ".backend"), refused.get());
+      }
+    }
     return c;
   }
 
@@ -648,9 +671,9 @@ public final class ScenarioParser {
       }
 
       @Override
-      public java.util.Optional<List<Integer>> nodes(String field) {
+      public java.util.Optional<List<Integer>> indices(String field) {
         return read(field, (x, at) -> {
-          String expected = "expected node indices, at least one, none twice, such as [2, 3]";
+          String expected = "expected indices, at least one, none twice, such as [2, 3]";
           if (!x.isArray() || x.isEmpty()) {
             throw new ScenarioException(at, expected + ", got " + x);
           }

@@ -116,7 +116,7 @@ public final class ScenarioText {
       case DURATION -> n.put("$ref", "#/$defs/duration");
       case PROBABILITY -> n.put("$ref", "#/$defs/probability");
       case CHOICE -> n.put("type", "string");
-      case NODES -> {
+      case INDICES -> {
         n.put("type", "array").put("minItems", 1).put("uniqueItems", true);
         yield n.set("items", JSON.createObjectNode().put("type", "integer").put("minimum", 0));
       }

@@ -41,15 +41,20 @@ public final class ContainersBackend extends Backend {
   public Set<Capability> needs(Mechanism mechanism) {
     return switch (mechanism) {
       case DROP_RST, DELAY, LOSE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
-      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT -> Set.of(); // link pulled, tc in the container, Docker's limits; refused
+      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT, NODE_DISK -> Set.of(); // link pulled, tc in the container, Docker's limits; refused
     };
   }
 
   @Override
   public Optional<String> refuses(Mechanism mechanism) {
-    return mechanism != Mechanism.IO_LIMIT ? Optional.empty() : Optional.of("the containers backend limits a"
-        + " node's CPU only (Docker sets disk limits when it creates a container); use cluster.backend \"namespace\""
-        + " or \"mini\" for disk limits");
+    return switch (mechanism) {
+      case IO_LIMIT -> Optional.of("the containers backend limits a node's CPU only (Docker sets disk limits when it"
+          + " creates a container); use cluster.backend \"namespace\" or \"mini\" for disk limits");
+      // a disk mounted again after its failure would not reach the container, which keeps the dead mount
+      case NODE_DISK -> Optional.of("the containers backend gives nodes no disks of their own (a disk mounted again"
+          + " on the host does not reach a running container); use cluster.backend \"namespace\"");
+      default -> Optional.empty();
+    };
   }
 
   @Override

@@ -121,17 +121,23 @@ public final class HarnessDaemons {
 
   /**
    * Writes the site file of one generation of a node at {@code address}: its DataNode keeps its
-   * blocks in {@code home} (a crashed machine's disk outlives it), everything else lives in
+   * blocks in {@code dataDirs} (a crashed machine's disk outlives it), its NodeManager its
+   * containers' files in {@code localDirs} and their logs in {@code logDirs}, everything else lives in
    * {@code dir}. With {@code proxiedShuffle}, its shuffle binds {@link #SHUFFLE_PORT} and tells
    * reducers {@link #SHUFFLE_PROXY_PORT}, where a proxy fronts it.
    */
-  public void writeNodeSite(String address, Path home, Path dir, boolean proxiedShuffle) throws IOException {
+  public void writeNodeSite(String address, List<Path> dataDirs, List<Path> localDirs, List<Path> logDirs, Path dir,
+      boolean proxiedShuffle) throws IOException {
     String a = address;
-    Files.createDirectories(dir.resolve("local"));
-    Files.createDirectories(dir.resolve("logs"));
+    for (Path p : localDirs) {
+      Files.createDirectories(p);
+    }
+    for (Path p : logDirs) {
+      Files.createDirectories(p);
+    }
     Files.createDirectories(dir.resolve("tmp"));
     Configuration c = new Configuration(client);
-    c.set("dfs.datanode.data.dir", home.resolve("data").toString());
+    c.set("dfs.datanode.data.dir", joined(dataDirs));
     c.set("dfs.datanode.address", a + ":0");
     c.set("dfs.datanode.http.address", a + ":0");
     c.set("dfs.datanode.ipc.address", a + ":0");
@@ -141,8 +147,8 @@ public final class HarnessDaemons {
     c.set(YarnConfiguration.NM_LOCALIZER_ADDRESS, a + ":0");
     c.set(YarnConfiguration.NM_WEBAPP_ADDRESS, a + ":0");
     c.set(YarnConfiguration.NM_COLLECTOR_SERVICE_ADDRESS, a + ":0");
-    c.set(YarnConfiguration.NM_LOCAL_DIRS, dir.resolve("local").toString());
-    c.set(YarnConfiguration.NM_LOG_DIRS, dir.resolve("logs").toString());
+    c.set(YarnConfiguration.NM_LOCAL_DIRS, joined(localDirs));
+    c.set(YarnConfiguration.NM_LOG_DIRS, joined(logDirs));
     c.setInt(YarnConfiguration.NM_PMEM_MB, spec.nodeMemoryMb());
     c.setInt(YarnConfiguration.NM_VCORES, spec.nodeVcores());
     c.setBoolean(YarnConfiguration.NM_ENABLE_HARDWARE_CAPABILITY_DETECTION, false);
@@ -162,6 +168,10 @@ public final class HarnessDaemons {
     try (var out = new FileOutputStream(dir.resolve(NodeProcess.SITE).toFile())) {
       c.writeXml(out);
     }
+  }
+
+  private static String joined(List<Path> dirs) {
+    return String.join(",", dirs.stream().map(Path::toString).toList());
   }
 
   /**

@@ -26,6 +26,16 @@ public final class NodeProcess {
   public static void main(String[] args) throws Exception {
     Path confDir = Path.of(args[0]);
     Path status = Path.of(args[1]);
+    // Parts of the NodeManager read yarn-site.xml from the classpath, not the configuration they are
+    // given (DirectoryCollection's yarn.nodemanager.disk-validator): the node's site file is its
+    // yarn-site.xml, as on a machine whose settings live there. Threads inherit the loader.
+    java.net.URL site = confDir.resolve(SITE).toUri().toURL();
+    Thread.currentThread().setContextClassLoader(new ClassLoader(NodeProcess.class.getClassLoader()) {
+      @Override
+      public java.net.URL getResource(String name) {
+        return name.equals("yarn-site.xml") ? site : super.getResource(name);
+      }
+    });
     Configuration conf = new YarnConfiguration(new HdfsConfiguration(false));
     conf.addResource(new org.apache.hadoop.fs.Path(confDir.resolve(SITE).toUri()));
     // a DataNode and a NodeManager in one JVM each register the JVM's metrics source

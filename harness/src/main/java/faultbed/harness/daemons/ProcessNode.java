@@ -23,6 +23,7 @@ import java.util.Map;
 public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNode {
   private final int index;
   private volatile Generation<H> current;
+  private volatile List<faultbed.faults.NodeDisk> disks = List.of();
   private volatile boolean up;
   private volatile Toxiproxy shuffleProxy; // in front of its shuffle on toxiproxy networks
 
@@ -86,12 +87,31 @@ public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNo
 
   @Override
   public List<String> localDirs() {
-    return List.of(current.dir().resolve("local").toString());
+    return dirs(current, disks, "local").stream().map(Path::toString).toList();
   }
 
   @Override
   public List<String> logDirs() {
-    return List.of(current.dir().resolve("logs").toString());
+    return dirs(current, disks, "logs").stream().map(Path::toString).toList();
+  }
+
+  /** The node's disks of its own, made once with its first generation; empty without cluster.disks. */
+  void giveDisks(List<faultbed.faults.NodeDisk> made) {
+    disks = List.copyOf(made);
+  }
+
+  @Override
+  public List<faultbed.faults.NodeDisk> disks() {
+    return disks;
+  }
+
+  /**
+   * Where generation {@code g}'s NodeManager keeps {@code what} ("local" or "logs"): a folder of its
+   * own on each of the node's disks, or in the generation's folder when the node has none.
+   */
+  static List<Path> dirs(Generation<?> g, List<faultbed.faults.NodeDisk> disks, String what) {
+    return disks.isEmpty() ? List.of(g.dir().resolve(what))
+        : disks.stream().map(d -> d.mount().resolve("g" + g.number()).resolve(what)).toList();
   }
 
   @Override

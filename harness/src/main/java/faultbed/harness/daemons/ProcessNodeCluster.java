@@ -2,6 +2,7 @@ package faultbed.harness.daemons;
 
 import faultbed.faults.Ledger;
 import faultbed.faults.NetworkFaults;
+import faultbed.faults.NodeDisk;
 import faultbed.faults.Toxiproxy;
 import faultbed.faults.ToxiproxyServer;
 import faultbed.harness.AbstractCluster;
@@ -99,7 +100,19 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     Path home = workDir.resolve("nodes").resolve("node-" + node.index());
     Path dir = home.resolve("g" + number);
     try {
-      daemons.writeNodeSite(node.address(), home, dir, proxied);
+      if (number == 0 && spec.disks() != null) {
+        List<NodeDisk> disks = new ArrayList<>();
+        for (int i = 0; i < spec.disks().count(); i++) {
+          disks.add(NodeDisk.make(ledger, home.resolve("disk-" + i + ".img"), home.resolve("disk-" + i),
+              spec.disks().bytes()));
+        }
+        node.giveDisks(disks);
+      }
+      Generation<H> g = new Generation<>(number, dir, null, null);
+      List<Path> data = node.disks().isEmpty() ? List.of(home.resolve("data"))
+          : node.disks().stream().map(d -> d.mount().resolve("data")).toList();
+      daemons.writeNodeSite(node.address(), data, ProcessNode.dirs(g, node.disks(), "local"),
+          ProcessNode.dirs(g, node.disks(), "logs"), dir, proxied);
       return new Generation<>(number, dir, startProcess(node, dir), null);
     } catch (IOException e) {
       throw new HarnessException("cannot start node " + node.index(), e);

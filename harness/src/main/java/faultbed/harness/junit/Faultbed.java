@@ -39,6 +39,9 @@ public @interface Faultbed {
    */
   String backend() default "mini";
 
+  /** Disks of each node's own ({@link faultbed.harness.ClusterSpec#withDisks}); 0: none. */
+  int disks() default 0;
+
   /** Hadoop settings as {@code key=value}. */
   String[] hadoop() default {};
 }

@@ -31,7 +31,8 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
       return; // a @Nested class: its tests use the cluster of the class it is nested in (stores inherit)
     }
     ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb())
-        .withContainerMemoryMb(cfg.containerMemoryMb()).withTimeScale(cfg.timeScale());
+        .withContainerMemoryMb(cfg.containerMemoryMb()).withTimeScale(cfg.timeScale())
+        .withDisks(cfg.disks() == 0 ? null : ClusterSpec.Disks.of(cfg.disks()));
     for (String kv : cfg.hadoop()) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {

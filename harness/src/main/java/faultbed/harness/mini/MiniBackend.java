@@ -50,6 +50,8 @@ public final class MiniBackend extends Backend {
       case PARTITION -> Optional.of("the mini backend's nodes share the host's loopback address, so no packet"
           + " filter can tell one node's peers from another's; use cluster.backend \"namespace\" or \"containers\","
           + " where each node has an address of its own");
+      case NODE_DISK -> Optional.of("the mini backend's DataNodes keep their volumes where MiniDFSCluster puts"
+          + " them, in one folder of the harness's, so no node has disks of its own; use cluster.backend \"namespace\"");
       default -> Optional.empty();
     };
   }

@@ -33,6 +33,9 @@ public final class NamespaceBackend extends Backend {
       problems.add("cluster.backend \"namespace\": the namespace backend holds each node in a cgroup: "
           + CgroupLayout.current().problems().get(0));
     }
+    if (spec.disks() != null) {
+      Capability.NODE_DISK.problems().forEach(p -> problems.add("cluster.disks: " + p));
+    }
     if (spec.network().isToxiproxy()) {
       refusesNetwork(spec.network()).ifPresent(p -> problems.add("cluster.network.toxiproxy: " + p));
       if (ToxiproxyServer.program().isEmpty()) {

@@ -52,6 +52,13 @@ public final class RemoteBackend extends Backend {
   }
 
   @Override
+  public Optional<String> refuses(Mechanism mechanism) {
+    return mechanism != Mechanism.NODE_DISK ? Optional.empty()
+        : Optional.of("the remote backend's workers keep the disks they have: faultbed makes"
+        + " none for them; use cluster.backend \"namespace\" for disks of a node's own");
+  }
+
+  @Override
   public Optional<String> refusesKind(String kind) {
     return KINDS.contains(kind) ? Optional.empty() : Optional.of("the remote backend does not make " + kind
         + " faults yet; it makes " + String.join(", ", KINDS));

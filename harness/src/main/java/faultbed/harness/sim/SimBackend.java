@@ -55,6 +55,13 @@ public final class SimBackend extends Backend {
   }
 
   @Override
+  public Optional<String> refuses(Mechanism mechanism) {
+    return mechanism != Mechanism.NODE_DISK ? Optional.empty()
+        : Optional.of("the sim backend's nodes have no disks to fill or fail: its times come from a"
+        + " model; use cluster.backend \"namespace\"");
+  }
+
+  @Override
   public Optional<String> refusesKind(String kind) {
     return KINDS.contains(kind) ? Optional.empty() : Optional.of("the sim backend has no model of " + kind
         + " faults; it simulates " + String.join(", ", KINDS));

@@ -46,8 +46,8 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
     FLAG, COUNT, SIZE, RATE, DURATION, PROBABILITY, CORES,
     /** One of the param's {@code choices}, as a string. */
     CHOICE,
-    /** Node indices, such as [2, 3]. */
-    NODES
+    /** Indices, such as [2, 3]: of nodes, or of a node's disks. */
+    INDICES
   }
 
   /**
@@ -183,7 +183,8 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   /** Every kind, in the order the docs list them. */
   public static List<FaultKind> all() {
     return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
-        DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, MemoryPressure.KIND, Freeze.KIND, Pause.KIND, Partition.KIND);
+        DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, MemoryPressure.KIND, Freeze.KIND, Pause.KIND, Partition.KIND,
+        DiskFull.KIND, DiskFailure.KIND);
   }
 
   public static Optional<FaultKind> named(String name) {

@@ -29,8 +29,8 @@ public interface FaultParams {
   /** One of {@code values}, as written. */
   Optional<String> choice(String field, java.util.List<String> values);
 
-  /** Node indices, at least one, none twice. */
-  Optional<java.util.List<Integer>> nodes(String field);
+  /** Indices (of nodes, of a node's disks), at least one, none twice. */
+  Optional<java.util.List<Integer>> indices(String field);
 
   /** A duration such as "50ms". */
   Optional<Duration> duration(String field);

@@ -49,7 +49,7 @@ public record Partition(Target target, From from, List<Integer> workers, Directi
           + " mini")
       .param(FaultKind.Param.requiredChoice("from", FaultKind.choices(From.class), "`from` (`master`, `workers`, `master-and-workers`)")
           .noted("which hosts the node is cut from"))
-      .param(FaultKind.Param.optional("workers", FaultKind.Form.NODES, "`workers` (node indices; all others)")
+      .param(FaultKind.Param.optional("workers", FaultKind.Form.INDICES, "`workers` (node indices; all others)")
           .noted("the peers cut off, by index (default: every other node); with from workers or master-and-workers"))
       .param(FaultKind.Param.optionalChoice("direction", FaultKind.choices(Direction.class), "`direction` (`both`)")
           .noted("inbound: the node hears nothing from them; outbound: they hear nothing from it"))
@@ -70,7 +70,7 @@ public record Partition(Target target, From from, List<Integer> workers, Directi
   private static Partition of(Target target, Duration lasts, FaultParams p) {
     From from = FaultKind.chosen(From.class, p.choice("from", FaultKind.choices(From.class)).orElseThrow(() -> p.invalid("from", "one of "
         + String.join(", ", FaultKind.choices(From.class)))));
-    List<Integer> workers = p.nodes("workers").orElse(List.of());
+    List<Integer> workers = p.indices("workers").orElse(List.of());
     if (!workers.isEmpty() && !from.peers()) {
       throw p.invalid("workers", "no workers with from \"master\" (from \"workers\" or \"master-and-workers\" cuts them)");
     }

@@ -131,11 +131,6 @@ public final class DinuNgClassifier {
       FaultEvent fault = failure.get();
       long tf = fault.injectedMs();
       int node = fault.node();
-      if (!fault.effect().stopsNode()) {
-        evidence.add(String.format(Locale.ROOT, "a %s does not take a node down by itself, but node %d was declared"
-            + " unusable under it: its daemons died (memory pressure's OOM killer may take them) or lost the"
-            + " ResourceManager, so it is classified as a node failure", kindLine(fault), node));
-      }
       evidence.add(String.format(Locale.ROOT, "%s of node %d at %s (%s, %s)", kindLine(fault), node, s(tf),
           fault.target(), fault.trigger()));
       injected.stream().filter(f -> f != fault).forEach(f -> evidence.add(String.format(Locale.ROOT,
@@ -146,6 +141,16 @@ public final class DinuNgClassifier {
           .min(Comparator.comparingLong(NodeTransition::atMs));
       Long unusableAt = unusable.map(NodeTransition::atMs).orElse(null);
       boolean lost = unusable.map(t -> t.to().equals("LOST")).orElse(false);
+      if (!fault.effect().stopsNode()) {
+        // the first lines say why a fault that leaves its node up is read as a node failure
+        evidence.add(0, String.format(Locale.ROOT, "a %s does not take a node down by itself, but node %d was declared"
+            + " %s under it: %s, so it is classified as a node failure", kindLine(fault), node,
+            unusable.map(NodeTransition::to).orElse("unusable"), unusable.map(t -> t.to().equals("UNHEALTHY")
+                ? "its NodeManager's health check failed (its disk checker found too few good local or log dirs:"
+                    + " a full disk, say) and it said so in a heartbeat"
+                : "its daemons died (memory pressure's OOM killer may take them) or lost the ResourceManager")
+                .orElse("")));
+      }
       evidence.add(detectionLine(tf, unusable));
 
       List<LostOutput> lostOutputs = lostOutputs(node, tf);
@@ -483,6 +488,7 @@ public final class DinuNgClassifier {
           recovery = Recovery.FETCH_FAILURE_REPORTS;
         }
       }
+      recovery = failedOnNodeLines(tf, recovery);
       // a reducer that gave up fetching from a node it could not reach, though every node was up
       int before = mechanisms.size();
       inducedDeathLines(-1, tf, true);
@@ -490,6 +496,83 @@ public final class DinuNgClassifier {
         recovery = Recovery.TASK_RETRY;
       }
       return recovery;
+    }
+
+    /**
+     * Attempts that failed by themselves on a faulted node (not timed out, not for fetch failures):
+     * its disk answered with errors, or its NodeManager could not launch their containers. After
+     * {@code mapreduce.job.maxtaskfailures.per.tracker} of them the AM blacklists the node, unless
+     * blacklisted nodes would pass the ignore threshold's share of the cluster.
+     */
+    private Recovery failedOnNodeLines(long tf, Recovery recovery) {
+      java.util.Set<Integer> faulted = r.faults().stream().filter(f -> f.injectedMs() != null).map(FaultEvent::node)
+          .collect(Collectors.toSet());
+      for (int node : faulted) {
+        List<AttemptRecord> failed = r.attempts().stream().filter(a -> node(a) == node && "FAILED".equals(a.state())
+            && a.finishMs() != null && a.finishMs() >= tf && !timedOut(a) && !fetchFailed(a))
+            .sorted(Comparator.comparingLong(AttemptRecord::finishMs)).toList();
+        if (failed.isEmpty()) {
+          continue;
+        }
+        mechanisms.add(Mechanism.TASK_FAILED_ON_NODE);
+        for (AttemptRecord a : failed) {
+          Optional<AttemptRecord> next = r.attempts().stream().filter(b -> a.taskId().equals(b.taskId())
+              && b.attempt() > a.attempt() && b.startMs() != null).min(Comparator.comparingLong(AttemptRecord::startMs));
+          evidence.add(String.format(Locale.ROOT, "%s FAILED on node %d at %s: %s; %s", shortName(a.attemptId()), node,
+              s(a.finishMs()), failureCause(a), next.map(b -> "re-run as " + shortName(b.attemptId()) + " at "
+                  + s(b.startMs()) + " on node " + b.node()).orElse("never re-run")));
+        }
+        if (recovery == Recovery.NONE_NEEDED) {
+          recovery = Recovery.TASK_RETRY;
+        }
+        int most = timers.maxTaskFailuresPerNode();
+        if (failed.size() >= most) {
+          long at = failed.get(most - 1).finishMs();
+          boolean after = r.attempts().stream().anyMatch(a -> node(a) == node && a.startMs() != null
+              && a.startMs() > at);
+          int nodes = r.nodes().size();
+          if (!after) {
+            mechanisms.add(Mechanism.NODE_BLACKLISTED);
+            evidence.add(String.format(Locale.ROOT, "no attempt started on node %d after its %d%s failure at %s: the AM"
+                + " blacklisted it (mapreduce.job.maxtaskfailures.per.tracker %d)", node, most, ordinal(most), s(at),
+                most));
+          } else if (nodes > 0 && 100.0 / nodes > timers.blacklistIgnorePercent()) {
+            evidence.add(String.format(Locale.ROOT, "attempts still started on node %d after its %d%s failure at %s:"
+                + " one node of %d is more than the %d %% of the cluster above which the AM ignores its blacklist"
+                + " (yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent)", node, most,
+                ordinal(most), s(at), nodes, timers.blacklistIgnorePercent()));
+          }
+        }
+      }
+      return recovery;
+    }
+
+    /** What an attempt's error says went wrong, in a few words. */
+    private static String failureCause(AttemptRecord a) {
+      String e = a.error() == null ? "" : a.error();
+      if (e.contains("Could not find any valid local directory")) {
+        return "its container could not be launched: no usable local dir on the node";
+      }
+      if (e.contains("Input/output error")) {
+        return "an I/O error on the node's disk";
+      }
+      if (e.contains("No space left on device")) {
+        return "the node's disk was full";
+      }
+      if (e.contains("Exception from container-launch")) {
+        return "its container failed to launch";
+      }
+      String first = e.strip().lines().findFirst().orElse("no error recorded");
+      return first.length() > 120 ? first.substring(0, 120) + "..." : first;
+    }
+
+    private static String ordinal(int n) {
+      return n % 100 / 10 == 1 ? "th" : switch (n % 10) {
+        case 1 -> "st";
+        case 2 -> "nd";
+        case 3 -> "rd";
+        default -> "th";
+      };
     }
 
     private void fetchFailureLine(int node, Long unusableAt) {

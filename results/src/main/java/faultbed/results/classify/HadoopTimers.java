@@ -7,7 +7,8 @@ import java.util.Map;
  * not: what the classifier needs to tell one mechanism from another.
  */
 record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, int fetchFailureNotifications,
-    double fetchFailureFraction, boolean mapSpeculative, long taskTimeoutMs, long amExpiryMs) {
+    double fetchFailureFraction, boolean mapSpeculative, long taskTimeoutMs, long amExpiryMs,
+    int maxTaskFailuresPerNode, int blacklistIgnorePercent) {
 
   static HadoopTimers of(Map<String, String> hadoop) {
     return new HadoopTimers(
@@ -18,7 +19,9 @@ record HadoopTimers(long expiryMs, long heartbeatMs, long nmConnectMaxWaitMs, in
         fraction(hadoop, "mapreduce.reduce.shuffle.max-fetch-failures-fraction", 0.5),
         !"false".equalsIgnoreCase(hadoop.getOrDefault("mapreduce.map.speculative", "true")),
         number(hadoop, "mapreduce.task.timeout", 600_000),
-        number(hadoop, "yarn.am.liveness-monitor.expiry-interval-ms", 600_000));
+        number(hadoop, "yarn.am.liveness-monitor.expiry-interval-ms", 600_000),
+        (int) number(hadoop, "mapreduce.job.maxtaskfailures.per.tracker", 3),
+        (int) number(hadoop, "yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent", 33));
   }
 
   /** The RM's liveness monitor runs every expiry/3 (hard-wired). */

@@ -11,6 +11,13 @@ public enum Mechanism {
   AM_RESTARTED("AM restarted"),
   /** An attempt failed for sending no progress report for the task timeout (a stalled task JVM). */
   TASK_TIMED_OUT("task timed out"),
+  /**
+   * Attempts that failed on the fault's node by themselves (an I/O error, a container that could not
+   * be launched there), each re-run as a task retry.
+   */
+  TASK_FAILED_ON_NODE("attempts failed on the node"),
+  /** The AM stopped asking for the node after mapreduce.job.maxtaskfailures.per.tracker failures there. */
+  NODE_BLACKLISTED("node blacklisted by the AM"),
   /** A lost output declared lost by reducers' reports before expiry, re-run only after it. */
   DECLARED_LOST_BY_REPORTS("declared lost by reports, re-run after expiry");
 

@@ -447,6 +447,52 @@ class DinuNgClassifierTest {
     assertTrue(riddenOut.mechanisms().isEmpty(), evidence(riddenOut));
   }
 
+  /**
+   * A failed disk the NodeManager does not notice: attempts there fail by themselves, each retried,
+   * and after three the AM blacklists the node; on a cluster too small for its blacklist it does not.
+   */
+  @Test
+  void attemptsFailingOnAFaultedNodeAreNamedAndTheBlacklistThatEndedThem() {
+    SyntheticRun run = fourMapsTwoReducers().fault("disk-failure", 3, 6_000)
+        .attempt('m', 3, 0, 3, 5_000, 8_000L, "FAILED", false, "java.io.IOException: Input/output error")
+        .attempt('m', 3, 1, 3, 8_500, 9_000L, "FAILED", false, "Could not find any valid local directory for nmPrivate/x")
+        .attempt('m', 3, 2, 3, 9_500, 10_000L, "FAILED", false, "Exception from container-launch.")
+        .map(3, 3, 1, 11_000, 21_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000);
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertEquals(DinuNgGroup.NO_NODE_FAILURE, c.group(), evidence(c));
+    assertEquals(Recovery.TASK_RETRY, c.recovery(), evidence(c));
+    assertEquals(List.of(Mechanism.TASK_FAILED_ON_NODE, Mechanism.NODE_BLACKLISTED), c.mechanisms());
+    assertTrue(evidence(c).contains("m_000003_0 FAILED on node 3 at 8.0 s: an I/O error on the node's disk; re-run as"
+        + " m_000003_1 at 8.5 s on node 3"), evidence(c));
+    assertTrue(evidence(c).contains("m_000003_1 FAILED on node 3 at 9.0 s: its container could not be launched"),
+        evidence(c));
+    assertTrue(evidence(c).contains("no attempt started on node 3 after its 3rd failure at 10.0 s: the AM blacklisted"
+        + " it (mapreduce.job.maxtaskfailures.per.tracker 3)"), evidence(c));
+
+    Classification tooSmall = DinuNgClassifier.classify(fourMapsTwoReducers().fault("disk-failure", 3, 6_000)
+        .setting("yarn.app.mapreduce.am.job.node-blacklisting.ignore-threshold-node-percent", "20")
+        .attempt('m', 3, 0, 3, 5_000, 8_000L, "FAILED", false, "java.io.IOException: Input/output error")
+        .attempt('m', 3, 1, 3, 8_500, 9_000L, "FAILED", false, "java.io.IOException: Input/output error")
+        .attempt('m', 3, 2, 3, 9_500, 10_000L, "FAILED", false, "java.io.IOException: Input/output error")
+        .map(3, 3, 3, 11_000, 21_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000)
+        .build());
+    assertEquals(List.of(Mechanism.TASK_FAILED_ON_NODE), tooSmall.mechanisms(), evidence(tooSmall));
+    assertTrue(evidence(tooSmall).contains("one node of 4 is more than the 20 % of the cluster above which the AM"
+        + " ignores its blacklist"), evidence(tooSmall));
+  }
+
+  /** A full disk the NodeManager's disk checker noticed: the node said it was unhealthy, and is read as a node failure. */
+  @Test
+  void aNodeThatReportedItselfUnhealthyUnderADiskFaultIsANodeFailureAndSaysWhy() {
+    Classification c = DinuNgClassifier.classify(fourMapsTwoReducers().fault("disk-full", 3, 6_000).unhealthy(3, 7_600)
+        .map(3, 0, 3, 5_000, 8_000, "KILLED").map(3, 1, 1, 9_000, 19_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000).build());
+    assertTrue(evidence(c).startsWith("a disk-full does not take a node down by itself, but node 3 was declared"
+        + " UNHEALTHY under it: its NodeManager's health check failed"), evidence(c));
+    assertTrue(evidence(c).contains("node UNHEALTHY at 7.6 s"), evidence(c));
+    assertEquals(Recovery.NODE_REPORTED, c.recovery(), evidence(c));
+  }
+
   @Test
   void recordsWithoutAFaultAreFaultFree() {
     RunRecord baseline = new RecordStore(fixtures("quickstart")).readAll().get(0);

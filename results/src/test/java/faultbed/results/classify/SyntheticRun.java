@@ -55,6 +55,12 @@ final class SyntheticRun {
     return this;
   }
 
+  /** The node reported itself unhealthy (its NodeManager's health check) at {@code atMs}. */
+  SyntheticRun unhealthy(int node, long atMs) {
+    transitions.add(new NodeTransition(node, "localhost:" + (4000 + node), "RUNNING", "UNHEALTHY", atMs));
+    return this;
+  }
+
   SyntheticRun lost(int node, long atMs) {
     transitions.add(new NodeTransition(node, "localhost:" + (4000 + node), "RUNNING", "LOST", atMs));
     return this;

@@ -1,0 +1,96 @@
+package faultbed.harness.ns;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import faultbed.harness.junit.Faultbed;
+import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.DiskFailure;
+import faultbed.harness.timeline.DiskFull;
+import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.Target;
+import faultbed.harness.timeline.Timeline;
+import faultbed.harness.workload.Workload;
+import faultbed.harness.workload.Workloads;
+import faultbed.results.RunRecord;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Each node with one disk of its own, holding its local dir, log dir and DataNode volume; the
+ * NodeManager checks its dirs every 2 s (2 minutes by default). A full disk is noticed by that
+ * check: the node reports itself UNHEALTHY, the ResourceManager stops using it, and it is RUNNING
+ * again once the fill is gone. A failed disk is not: the default "basic" disk validator checks only
+ * that each dir exists and may be read and written ({@code DiskChecker.checkDir}, no I/O), which a
+ * failed disk's cached metadata still answers, so the node stays RUNNING and every container sent
+ * to it fails at launch, until the MR AM blacklists the node after
+ * {@code mapreduce.job.maxtaskfailures.per.tracker} (3) failures (on four nodes one is below the
+ * 33 % above which blacklisting is ignored). The "read-write" validator, which would notice, makes
+ * every container launch fail in Hadoop 3.4 (LocalDirAllocator asks it about a folder not yet made).
+ */
+@Faultbed(backend = "namespace", nodes = 4, disks = 1, hadoop = {
+    "yarn.nodemanager.disk-health-checker.interval-ms=2000",
+    "mapreduce.map.speculative=false",
+    "mapreduce.reduce.speculative=false"})
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DiskFaultClusterTest {
+  static final Workload MAPS_OF_20S = Workloads.synthetic(6, 1).withMapMillis(20_000);
+
+  /** When the struck node went from RUNNING to {@code to}, after the fault's injection; null if never. */
+  private static Long went(RunRecord r, int node, String to) {
+    long injected = r.faults().get(0).injectedMs();
+    return r.nodeTransitions().stream().filter(t -> t.node() == node && t.to().equals(to) && t.atMs() >= injected)
+        .map(RunRecord.NodeTransition::atMs).findFirst().orElse(null);
+  }
+
+  @Test
+  @Order(1)
+  void aFullDiskMakesTheNodeUnhealthyUntilItIsHealed(NamespaceCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(MAPS_OF_20S, Timeline.when(JobEvent.mapsRunning(3)).inject(
+        DiskFull.of(Target.mostMaps().sparingApplicationMaster(), 0, Duration.ofSeconds(25)))));
+    RunRecord.FaultEvent full = r.faults().get(0);
+    assertNotNull(full.injectedMs(), "made: " + r.notes());
+    assertTrue(Long.parseLong(full.detail().get("disk0FilledBytes")) > 1L << 30, full.detail().toString());
+    Long unhealthy = went(r, full.node(), "UNHEALTHY");
+    assertNotNull(unhealthy, "the node never reported itself unhealthy: " + r.nodeTransitions());
+    Long back = r.nodeTransitions().stream().filter(t -> t.node() == full.node() && t.from().equals("UNHEALTHY")
+        && t.to().equals("RUNNING")).map(RunRecord.NodeTransition::atMs).findFirst().orElse(null);
+    assertNotNull(back, "the node never came back after the heal: " + r.nodeTransitions());
+    assertTrue(back >= full.healedMs(), "back at " + back + " ms, healed at " + full.healedMs() + " ms");
+    assertTrue(r.job().succeeded(), r.job().toString());
+    assertTrue(cluster.nodes().get(full.node()).disks().get(0).free() > 1L << 30, "the fill is gone");
+  }
+
+  @Test
+  @Order(2)
+  void aFailedDiskGoesUnnoticedByTheNodeAndItsContainersFailUntilTheJobBlacklistsIt(NamespaceCluster cluster,
+      Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(MAPS_OF_20S, Timeline.when(JobEvent.mapsRunning(3)).inject(
+        DiskFailure.of(Target.mostMaps().sparingApplicationMaster(), List.of(), Duration.ofSeconds(25)))));
+    RunRecord.FaultEvent failure = r.faults().get(0);
+    assertNotNull(failure.injectedMs(), "made: " + r.notes());
+    assertEquals(List.of(), r.nodeTransitions().stream().filter(t -> t.node() == failure.node()).toList(),
+        "the node's state never changed");
+    // a running task's I/O fails (EIO), a new container cannot be launched there ("Could not find any
+    // valid local directory", or its launch script unreadable)
+    List<RunRecord.AttemptRecord> failed = r.attempts().stream().filter(a -> a.node() != null
+        && a.node() == failure.node() && "FAILED".equals(a.state()) && a.finishMs() != null)
+        .sorted(java.util.Comparator.comparing(RunRecord.AttemptRecord::finishMs)).toList();
+    assertTrue(failed.size() >= 3, "three attempts failed on the node: " + r.attempts());
+    long blacklisted = failed.get(2).finishMs();
+    assertEquals(List.of(), r.attempts().stream().filter(a -> a.node() != null && a.node() == failure.node()
+        && a.startMs() != null && a.startMs() > blacklisted).map(RunRecord.AttemptRecord::attemptId).toList(),
+        "no attempt started on the node once three had failed there (blacklisted)");
+    assertTrue(r.job().succeeded(), r.job().toString());
+    NamespaceNode struck = cluster.nodes().get(failure.node());
+    assertFalse(struck.disks().get(0).failed(), "the disk was mounted again");
+    cluster.reset();
+    assertEquals(4, cluster.nodes().stream().filter(n -> n.isUp()).count(), "every node up after the reset");
+  }
+}
