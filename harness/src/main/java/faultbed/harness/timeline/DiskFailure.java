@@ -1,7 +1,6 @@
 package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
-import faultbed.harness.Backend;
 import faultbed.harness.Node;
 import faultbed.results.FaultEffect;
 import java.time.Duration;
@@ -9,9 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
-import java.util.stream.IntStream;
 
 /**
  * The node's disks of its own ({@code cluster.disks}) failed: each filesystem shut down, so every
@@ -25,7 +21,7 @@ import java.util.stream.IntStream;
  * checked and mounted again with what its log had committed; the NodeManager's checker finds its
  * dirs good again, a DataNode that failed a volume keeps it failed until restarted.
  */
-public record DiskFailure(Target target, List<Integer> disks, Duration duration) implements Fault {
+public record DiskFailure(Target target, List<Integer> disks, Duration duration) implements DiskFault {
   public static final FaultKind KIND = FaultKind.kind("disk-failure", FaultEffect.NONE)
       .does("the node's disks failed: every I/O on them returns EIO", "the node's disks of its own (`cluster.disks`)"
           + " failed: each ext4 filesystem shut down, so every read, write and open returns EIO. Tasks there fail;"
@@ -52,54 +48,18 @@ public record DiskFailure(Target target, List<Integer> disks, Duration duration)
   }
 
   @Override
-  public Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.backend().needs(Backend.Mechanism.NODE_DISK);
-  }
-
-  @Override
-  public Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    return unsupportedDisks(this, disks, cluster);
-  }
-
-  /** A disk fault's refusal: its kind on the backend, a cluster without disks, a disk it does not have. */
-  static Optional<Unsupported> unsupportedDisks(Fault fault, List<Integer> disks, faultbed.harness.ClusterSpec cluster) {
-    Optional<Unsupported> kind = cluster.backend().refusesKind(fault.kind()).map(why -> new Unsupported("kind", why));
-    if (kind.isPresent()) {
-      return kind;
-    }
-    Optional<String> refused = cluster.backend().refuses(Backend.Mechanism.NODE_DISK);
-    if (refused.isPresent()) {
-      return Optional.of(new Unsupported("kind", refused.get()));
-    }
-    if (cluster.disks() == null) {
-      return Optional.of(new Unsupported("kind", fault.kind() + " acts on disks of the node's own, and the cluster has"
-          + " none: expected cluster.disks (1 to " + faultbed.harness.ClusterSpec.Disks.MOST + ") with it"));
-    }
-    return disks.stream().filter(d -> d >= cluster.disks().count()).findFirst().map(d -> new Unsupported("disks",
-        "expected disk indices below the " + cluster.disks().count() + " disks of each node (cluster.disks), got " + d));
-  }
-
-  /** The node's disks a fault acts on: those listed, or all. */
-  static List<Integer> chosen(Node node, List<Integer> disks) {
-    if (node.disks().isEmpty()) {
-      throw new IllegalStateException(node + " has no disks of its own (cluster.disks)");
-    }
-    return disks.isEmpty() ? IntStream.range(0, node.disks().size()).boxed().toList() : disks;
-  }
-
-  @Override
   public Injection inject(Node node, FaultContext context) {
     Map<String, String> detail = new LinkedHashMap<>();
     List<Installed> made = new ArrayList<>();
     try {
-      for (int i : chosen(node, disks)) {
+      for (int i : chosen(node)) {
         made.add(node.disks().get(i).fail(context.runId()));
       }
     } catch (RuntimeException e) {
       Installed.all(made).heal();
       throw e;
     }
-    detail.put("disksFailed", chosen(node, disks).toString());
+    detail.put("disksFailed", chosen(node).toString());
     return new Injection(detail, Installed.all(made));
   }
 }

@@ -2,7 +2,6 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.faults.NodeDisk;
-import faultbed.harness.Backend;
 import faultbed.harness.Node;
 import faultbed.results.FaultEffect;
 import java.time.Duration;
@@ -10,8 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * The node's disks of its own ({@code cluster.disks}) filled until {@code free} bytes are left: a
@@ -24,7 +21,7 @@ import java.util.Set;
  * takes it out of scheduling, its containers with it. Tasks writing spills or map outputs there
  * fail meanwhile; the DataNode refuses new blocks on a volume without room.
  */
-public record DiskFull(Target target, List<Integer> disks, long freeBytes, Duration duration) implements Fault {
+public record DiskFull(Target target, List<Integer> disks, long freeBytes, Duration duration) implements DiskFault {
   public static final FaultKind KIND = FaultKind.kind("disk-full", FaultEffect.NONE)
       .does("the node's disks filled: writes get ENOSPC, the disk checker marks them bad", "the node's disks of its own"
           + " (`cluster.disks`) filled until `free` bytes are left, by a file allocated on each: writes past it get"
@@ -57,21 +54,11 @@ public record DiskFull(Target target, List<Integer> disks, long freeBytes, Durat
   }
 
   @Override
-  public Set<faultbed.faults.Capability> needs(faultbed.harness.ClusterSpec cluster) {
-    return cluster.backend().needs(Backend.Mechanism.NODE_DISK);
-  }
-
-  @Override
-  public Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    return DiskFailure.unsupportedDisks(this, disks, cluster);
-  }
-
-  @Override
   public Injection inject(Node node, FaultContext context) {
     Map<String, String> detail = new LinkedHashMap<>();
     List<Installed> made = new ArrayList<>();
     try {
-      for (int i : DiskFailure.chosen(node, disks)) {
+      for (int i : chosen(node)) {
         NodeDisk.Filled f = node.disks().get(i).fill(context.runId(), freeBytes);
         made.add(f.installed());
         detail.put("disk" + i + "FilledBytes", Long.toString(f.bytes()));

@@ -1,0 +1,47 @@
+package faultbed.harness.timeline;
+
+import faultbed.harness.Backend;
+import faultbed.harness.ClusterSpec;
+import faultbed.harness.Node;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/** A fault on some of a node's disks of its own ({@code cluster.disks}): what disk-full and disk-failure share. */
+interface DiskFault extends Fault {
+  /** The node's disks it acts on, by index; empty: all of them. */
+  List<Integer> disks();
+
+  @Override
+  default Set<faultbed.faults.Capability> needs(ClusterSpec cluster) {
+    return cluster.backend().needs(Backend.Mechanism.NODE_DISK);
+  }
+
+  /** Its kind refused on the backend, a cluster without disks, or a disk the nodes do not have. */
+  @Override
+  default Optional<Unsupported> unsupported(ClusterSpec cluster) {
+    Optional<Unsupported> kind = Fault.super.unsupported(cluster);
+    if (kind.isPresent()) {
+      return kind;
+    }
+    Optional<String> refused = cluster.backend().refuses(Backend.Mechanism.NODE_DISK);
+    if (refused.isPresent()) {
+      return Optional.of(new Unsupported("kind", refused.get()));
+    }
+    if (cluster.disks() == null) {
+      return Optional.of(new Unsupported("kind", kind() + " acts on disks of the node's own, and the cluster has"
+          + " none: expected cluster.disks (1 to " + ClusterSpec.Disks.MOST + ") with it"));
+    }
+    return disks().stream().filter(d -> d >= cluster.disks().count()).findFirst().map(d -> new Unsupported("disks",
+        "expected disk indices below the " + cluster.disks().count() + " disks of each node (cluster.disks), got " + d));
+  }
+
+  /** The node's disks it acts on: those listed, or all. */
+  default List<Integer> chosen(Node node) {
+    if (node.disks().isEmpty()) {
+      throw new IllegalStateException(node + " has no disks of its own (cluster.disks)");
+    }
+    return disks().isEmpty() ? IntStream.range(0, node.disks().size()).boxed().toList() : disks();
+  }
+}
