@@ -227,6 +227,11 @@ public final class HarnessDaemons {
     return s;
   }
 
+  /** How many DataNodes the NameNode counts live now. */
+  public int liveDataNodes() {
+    return nameNode.getNamesystem().getNumLiveDataNodes();
+  }
+
   private boolean dataNodeLive(String xferAddr) throws IOException {
     for (var d : nameNode.getNamesystem().getBlockManager().getDatanodeManager().getDatanodeListForReport(DatanodeReportType.LIVE)) {
       if (d.getXferAddr().equals(xferAddr)) {

@@ -45,6 +45,11 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     proxied = spec.network().isToxiproxy();
   }
 
+  /** How many DataNodes the cluster's NameNode counts live now. */
+  public int liveDataNodes() {
+    return daemons.liveDataNodes();
+  }
+
   /** Starts every node at once, then waits until each serves. */
   protected final void startNodes(IntFunction<N> node) {
     List<N> starting = new ArrayList<>();

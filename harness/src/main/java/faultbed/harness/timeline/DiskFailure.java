@@ -11,23 +11,23 @@ import java.util.Map;
 
 /**
  * The node's disks of its own ({@code cluster.disks}) failed: each filesystem shut down, so every
- * read, write and open on it returns EIO, as a disk that stopped answering. What notices: a task
- * reading or writing there fails (its attempt FAILED, re-run elsewhere); the NodeManager's disk
- * checker, which writes and syncs a file in each dir every
- * {@code yarn.nodemanager.disk-health-checker.interval-ms}, marks the dirs failed and, with too few
- * left, reports the node unhealthy; the DataNode's volume checker fails the volume on the next I/O
- * error and, with more failed volumes than {@code dfs.datanode.failed.volumes.tolerated} (0), the
- * DataNode shuts itself down while the NodeManager runs on. The heal is a replaced disk: each image
- * checked and mounted again with what its log had committed; the NodeManager's checker finds its
- * dirs good again, a DataNode that failed a volume keeps it failed until restarted.
+ * read, write and open on it returns EIO, as a disk that stopped answering. A task reading or
+ * writing there fails (its attempt FAILED, re-run elsewhere) and a container cannot be launched
+ * there. Hadoop 3.4's own checkers do not notice: the NodeManager's default "basic" disk validator
+ * and the DataNode's volume check ({@code DiskChecker.checkDir}) test that a folder exists and may be
+ * read and written, which a failed disk's cached metadata still answers; so the node stays RUNNING,
+ * its DataNode live, until the MR AM blacklists the node after
+ * {@code mapreduce.job.maxtaskfailures.per.tracker} failures there and write pipelines go around it.
+ * The heal is a replaced disk: each image checked and mounted again with what its log had committed.
  */
 public record DiskFailure(Target target, List<Integer> disks, Duration duration) implements DiskFault {
   public static final FaultKind KIND = FaultKind.kind("disk-failure", FaultEffect.NONE)
       .does("the node's disks failed: every I/O on them returns EIO", "the node's disks of its own (`cluster.disks`)"
-          + " failed: each ext4 filesystem shut down, so every read, write and open returns EIO. Tasks there fail;"
-          + " the NodeManager's disk checker marks its dirs failed (the node unhealthy when too few are left); the"
-          + " DataNode fails the volume and, past `dfs.datanode.failed.volumes.tolerated` (0), shuts down. Healed as a"
-          + " replaced disk: checked and mounted again. namespace backend")
+          + " failed: each ext4 filesystem shut down, so every read, write and open returns EIO. Tasks there fail and"
+          + " containers cannot be launched there; Hadoop 3.4's disk checks (NodeManager and DataNode) test only that"
+          + " folders exist and may be used, which cached metadata answers, so the node stays RUNNING until the MR AM"
+          + " blacklists it after `mapreduce.job.maxtaskfailures.per.tracker` failures. Healed as a replaced disk:"
+          + " checked and mounted again. namespace backend")
       .param(FaultKind.Param.optional("disks", FaultKind.Form.INDICES, "`disks` (disk indices; all)")
           .noted("which of the node's disks, by index (default: all of them)"))
       .made((target, lasts, p) -> new DiskFailure(target, p.indices("disks").orElse(List.of()), lasts),

@@ -93,4 +93,34 @@ class DiskFaultClusterTest {
     cluster.reset();
     assertEquals(4, cluster.nodes().stream().filter(n -> n.isUp()).count(), "every node up after the reset");
   }
+
+  /**
+   * A DataNode whose only volume failed is not noticed either: its volume check
+   * ({@code BlockPoolSlice.checkDirs}, {@code DiskChecker.checkDir} on its block folders) does no
+   * I/O, so after the EIO that made it check, it keeps the volume and the NameNode keeps it live.
+   * What works around it is the client: a write pipeline through it fails there, and the block is
+   * completed on the other nodes.
+   */
+  @Test
+  @Order(3)
+  void aDataNodeWhoseOnlyVolumeFailedStaysLiveAndWritesGoAroundIt(NamespaceCluster cluster) throws Exception {
+    NamespaceNode struck = cluster.nodes().get(1);
+    faultbed.faults.Installed failed = DiskFailure.of(Target.node(1), List.of(), null).inject(struck,
+        cluster.faultContext("datanode-volume")).healer();
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.get(cluster.configuration());
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/faultbed-probe/volume-failure");
+    try {
+      // a replica on every node: the pipeline goes through the struck node's failed volume
+      try (var out = fs.create(file, true, 4096, (short) 4, 1L << 20)) {
+        out.write(new byte[64 << 10]);
+      }
+      List<String> hosts = List.of(fs.getFileBlockLocations(file, 0, 1)[0].getHosts());
+      assertFalse(hosts.isEmpty(), "the block was completed on other nodes");
+      assertFalse(hosts.contains(struck.address()), hosts + " holds none on " + struck.address());
+      assertEquals(4, cluster.liveDataNodes(), "the NameNode still counts the struck DataNode live");
+    } finally {
+      fs.delete(file.getParent(), true);
+      failed.heal();
+    }
+  }
 }
