@@ -210,6 +210,13 @@ public final class NodeDisk {
     }
   }
 
+  /**
+   * A node disk's mount point: a disk-N folder under a harness's folder (named by its ledger's owner,
+   * h&lt;pid&gt;-&lt;stamp&gt;) in faultbed's work root; group 1 is the owner. Nothing else is ever taken for one.
+   */
+  private static final java.util.regex.Pattern OURS =
+      java.util.regex.Pattern.compile("/faultbed(?:-[^/]+)?/(h[0-9]+-[0-9a-z]+)/(?:[^/]+/)*disk-[0-9]+$");
+
   /** Unmounts a node's disk: lazily, since the node's processes may still hold files on it. */
   static final class MountHealer implements Healer {
     @Override
@@ -237,13 +244,9 @@ public final class NodeDisk {
     public List<Found> findAll() {
       List<Found> found = new ArrayList<>();
       for (String point : mountPoints()) {
-        int at = point.indexOf("/faultbed");
-        if (at < 0 || !point.contains("/disk-")) {
-          continue;
-        }
-        String[] parts = point.substring(at + 1).split("/");
-        if (parts.length > 2) { // faultbed[-user]/OWNER/...
-          found.add(new Found(new LedgerEntry(KIND, point, "unknown", Map.of("image", point + ".img")), parts[1]));
+        java.util.regex.Matcher m = OURS.matcher(point);
+        if (m.find()) {
+          found.add(new Found(new LedgerEntry(KIND, point, "unknown", Map.of("image", point + ".img")), m.group(1)));
         }
       }
       return found;
