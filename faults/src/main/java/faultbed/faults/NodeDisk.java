@@ -23,7 +23,9 @@ import java.util.stream.Stream;
  *   image checked ({@code e2fsck}) and mounted again on a new loop device, with what the log had
  *   committed. The old loop device goes when its last user does.</li>
  * </ul>
- * The ledger keeps the mount (healed by a lazy unmount), the fill (deleted) and the failure (the
+ * The disk sits on a shared bind mount of its own mount point, so a node process in a mount
+ * namespace of its own (a slave copy, as {@code ip netns exec} makes) sees it mounted again.
+ * The ledger keeps the mount (healed by lazy unmounts), the fill (deleted) and the failure (the
  * disk mounted again), so a harness killed mid-fault leaves nothing behind.
  */
 public final class NodeDisk {
@@ -91,6 +93,11 @@ public final class NodeDisk {
           // lazy_itable_init=0: no kernel thread zeroing inode tables behind a test's back
           Shell.check(List.of("mkfs.ext4", "-q", "-F", "-m", "0", "-E", "lazy_itable_init=0,nodiscard",
               image.toString()));
+          // a node process may live in a mount namespace of its own (ip netns exec makes one, a slave
+          // copy of this one): a shared mount point below the disk carries the disk mounted again
+          // after a failure into it, where this host's mounts may be private and would not
+          Shell.check(List.of("mount", "--bind", mount.toString(), mount.toString()));
+          Shell.check(List.of("mount", "--make-shared", mount.toString()));
           attach(image, mount);
           return null;
         });
@@ -228,7 +235,7 @@ public final class NodeDisk {
     public String heal(LedgerEntry entry) {
       Path mount = Path.of(entry.id());
       int unmounted = 0;
-      while (mounted(mount)) { // a failed disk mounted again is mounted twice, one over the other
+      while (mounted(mount)) { // the disk, any dead one below it, and the shared mount point under them
         Shell.check(List.of("umount", "-l", mount.toString()));
         unmounted++;
       }
@@ -243,7 +250,7 @@ public final class NodeDisk {
     @Override
     public List<Found> findAll() {
       List<Found> found = new ArrayList<>();
-      for (String point : mountPoints()) {
+      for (String point : mountPoints().stream().distinct().toList()) { // a disk is mounted over its mount point
         java.util.regex.Matcher m = OURS.matcher(point);
         if (m.find()) {
           found.add(new Found(new LedgerEntry(KIND, point, "unknown", Map.of("image", point + ".img")), m.group(1)));

@@ -89,6 +89,29 @@ class NodeDiskTest {
     failure.heal(); // idempotent
   }
 
+  /**
+   * A process in a mount namespace of its own, a slave copy made before the failure (as a node
+   * process started by ip netns exec is), writes to the disk mounted again after the heal.
+   */
+  @Test
+  void aProcessInItsOwnMountNamespaceSeesTheDiskMountedAgain() throws Exception {
+    assumeTrue(Shell.exists("unshare"), "no unshare here");
+    Path go = dir.resolve("go");
+    Path written = disk.mount().resolve("from-namespace");
+    Process inside = new ProcessBuilder("unshare", "-m", "--propagation", "slave", "sh", "-c",
+        "while [ ! -e " + go + " ]; do sleep 0.1; done; echo ok > " + written).start();
+    try {
+      Installed failure = disk.fail("run-1");
+      failure.heal();
+      Files.writeString(go, "");
+      assertTrue(inside.waitFor(20, java.util.concurrent.TimeUnit.SECONDS), "the process ended");
+      assertEquals(0, inside.exitValue(), new String(inside.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+      assertEquals("ok\n", Files.readString(written), "what it wrote is on the disk this host sees");
+    } finally {
+      inside.destroyForcibly();
+    }
+  }
+
   @Test
   void aFailedDiskThatWasFullComesBackEmptyOfItsFill() throws Exception {
     disk.fill("run-1", 0);

@@ -70,7 +70,7 @@ class DiskFaultClusterTest {
   @Test
   @Order(2)
   void aFailedDiskGoesUnnoticedByTheNodeAndItsContainersFailUntilTheJobBlacklistsIt(NamespaceCluster cluster,
-      Recorder recorder) {
+      Recorder recorder) throws Exception {
     RunRecord r = recorder.save(cluster.run(MAPS_OF_20S, Timeline.when(JobEvent.mapsRunning(3)).inject(
         DiskFailure.of(Target.mostMaps().sparingApplicationMaster(), List.of(), Duration.ofSeconds(25)))));
     RunRecord.FaultEvent failure = r.faults().get(0);
@@ -90,6 +90,12 @@ class DiskFaultClusterTest {
     assertTrue(r.job().succeeded(), r.job().toString());
     NamespaceNode struck = cluster.nodes().get(failure.node());
     assertFalse(struck.disks().get(0).failed(), "the disk was mounted again");
+    // and the node process, in the mount namespace ip netns exec gave it, sees it mounted again
+    Process write = new ProcessBuilder("nsenter", "-t", Long.toString(struck.pid()), "-m", "sh", "-c",
+        "echo ok > " + struck.disks().get(0).mount().resolve("probe") + " && cat "
+            + struck.disks().get(0).mount().resolve("probe")).redirectErrorStream(true).start();
+    String said = new String(write.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(0, write.waitFor(), "a write in the node's mount namespace after the heal: " + said);
     cluster.reset();
     assertEquals(4, cluster.nodes().stream().filter(n -> n.isUp()).count(), "every node up after the reset");
   }
