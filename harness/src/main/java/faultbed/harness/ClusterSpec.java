@@ -10,7 +10,7 @@ import java.util.Map;
  */
 public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb,
     Map<String, String> hadoop, double timeScale, NetworkBackend network, Backend backend, Inventory inventory,
-    Disks disks) {
+    Disks disks, boolean clocks) {
 
   public static final int DEFAULT_NODES = 4;
 
@@ -39,17 +39,17 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int containerMemoryMb, Map<String, String> hadoop) {
-    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, null, null, null);
+    this(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, 1.0, NetworkBackend.KERNEL, null, null, null, false);
   }
 
   /** Where network faults are made; see {@link NetworkBackend}. */
   public ClusterSpec withNetwork(NetworkBackend net) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, net, backend, inventory, disks, clocks);
   }
 
   /** Where the nodes run; see {@link Backend}. */
   public ClusterSpec withBackend(Backend b) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, b, inventory, disks, clocks);
   }
 
   /**
@@ -58,7 +58,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    */
   public ClusterSpec withInventory(Inventory inv) {
     return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network,
-        Backends.forInventory(), inv, disks);
+        Backends.forInventory(), inv, disks, clocks);
   }
 
   /** Containers one node runs at once. */
@@ -76,7 +76,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    * so a job of tens of seconds sees the seeds' minute-scale rules in proportion.
    */
   public ClusterSpec withTimeScale(double scale) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, scale, network, backend, inventory, disks, clocks);
   }
 
   /**
@@ -92,31 +92,31 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   public ClusterSpec withNodes(int n) {
-    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks);
+    return new ClusterSpec(n, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks, clocks);
   }
 
   public ClusterSpec withNodeMemoryMb(int mb) {
-    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks);
+    return new ClusterSpec(nodes, mb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks, clocks);
   }
 
   public ClusterSpec withNodeVcores(int v) {
-    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, v, containerMemoryMb, hadoop, timeScale, network, backend, inventory, disks, clocks);
   }
 
   public ClusterSpec withContainerMemoryMb(int mb) {
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, mb, hadoop, timeScale, network, backend, inventory, disks, clocks);
   }
 
   public ClusterSpec withHadoop(String key, String value) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.put(key, value);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory, disks, clocks);
   }
 
   public ClusterSpec withHadoop(Map<String, String> settings) {
     Map<String, String> h = new LinkedHashMap<>(hadoop);
     h.putAll(settings);
-    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory, disks);
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, h, timeScale, network, backend, inventory, disks, clocks);
   }
 
   /**
@@ -126,7 +126,16 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
    */
   public ClusterSpec withDisks(Disks d) {
     return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend,
-        inventory, d);
+        inventory, d, clocks);
+  }
+
+  /**
+   * Each node with a wall clock of its own (libfaketime in its daemons and containers), which clock
+   * faults jump or make drift; without it every node reads the machine's clock.
+   */
+  public ClusterSpec withClocks(boolean own) {
+    return new ClusterSpec(nodes, nodeMemoryMb, nodeVcores, containerMemoryMb, hadoop, timeScale, network, backend,
+        inventory, disks, own);
   }
 
   /** A node's disks: how many, and how large each (a sparse image: only what is written takes room). */

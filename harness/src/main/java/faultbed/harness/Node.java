@@ -50,6 +50,14 @@ public interface Node {
     return List.of();
   }
 
+  /**
+   * The node's wall clock of its own ({@code cluster.clocks}), read by its daemons and containers;
+   * empty when they read the machine's.
+   */
+  default java.util.Optional<faultbed.faults.NodeClock> ownClock() {
+    return java.util.Optional.empty();
+  }
+
   /** Every process of every container of this node (members of its cgroup). */
   Set<Long> processes();
 

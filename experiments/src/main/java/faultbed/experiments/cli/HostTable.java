@@ -134,9 +134,10 @@ final class HostTable {
 
   /** "yes", or "no: " and why, for a fault on a cluster that can start here. */
   private static String verdict(Fault f, ClusterSpec plain) {
-    // asked of the cluster a scenario with the kind would have: with disks of a node's own where the backend makes them
+    // asked of the cluster a scenario with the kind would have: with disks and clocks of a node's own where the backend makes them
     ClusterSpec cluster = plain.disks() == null && plain.backend().refuses(Backend.Mechanism.NODE_DISK).isEmpty()
         ? plain.withDisks(ClusterSpec.Disks.of(1)) : plain;
+    cluster = cluster.backend().refuses(Backend.Mechanism.NODE_CLOCK).isEmpty() ? cluster.withClocks(true) : cluster;
     if (f.unsupported(cluster).isPresent()) {
       return "no: not on this backend";
     }

@@ -263,6 +263,15 @@ public final class ScenarioParser {
         throw new ScenarioException(at + (n.has("disks") ? ".disks" : ".backend"), refused.get());
       }
     }
+    if (n.has("clocks")) {
+      c = c.withClocks(bool(n.get("clocks"), at + ".clocks"));
+    }
+    if (c.clocks()) {
+      java.util.Optional<String> refused = c.backend().refuses(faultbed.harness.Backend.Mechanism.NODE_CLOCK);
+      if (refused.isPresent()) {
+        throw new ScenarioException(at + (n.has("clocks") ? ".clocks" : ".backend"), refused.get());
+      }
+    }
     return c;
   }
 
@@ -666,6 +675,21 @@ public final class ScenarioParser {
       }
 
       @Override
+      public java.util.Optional<Duration> offset(String field) {
+        return read(field, ScenarioParser::offset);
+      }
+
+      @Override
+      public java.util.Optional<Double> factor(String field) {
+        return read(field, (x, at) -> {
+          if (x == null || !x.isNumber() || !(x.asDouble() > 0) || x.asDouble() == 1) {
+            throw new ScenarioException(at, "expected a number above 0 other than 1, such as 2 or 0.5, got " + x);
+          }
+          return x.asDouble();
+        });
+      }
+
+      @Override
       public java.util.Optional<Double> probability(String field) {
         return read(field, ScenarioParser::probability);
       }
@@ -859,6 +883,23 @@ public final class ScenarioParser {
       throw new ScenarioException(at + ".count", "expected how many maps must " + what);
     }
     return wholeInt(o.get("count"), at + ".count", ScenarioFormat.TRIGGER.minimum("count"));
+  }
+
+  /** A signed duration other than zero: "+15m", "-90s". */
+  static Duration offset(JsonNode n, String at) {
+    String expected = "expected a signed duration such as \"+15m\" or \"-90s\"";
+    if (n == null || !n.isTextual()) {
+      throw new ScenarioException(at, expected + ", got " + n);
+    }
+    String s = n.asText().trim();
+    if (s.length() < 2 || (s.charAt(0) != '+' && s.charAt(0) != '-') || !DURATION.matcher(s.substring(1).trim()).matches()) {
+      throw new ScenarioException(at, expected + ", got \"" + s + "\"");
+    }
+    Duration d = duration(JSON.getNodeFactory().textNode(s.substring(1).trim()), at);
+    if (d.isZero()) {
+      throw new ScenarioException(at, expected + " other than zero, got \"" + s + "\"");
+    }
+    return s.charAt(0) == '-' ? d.negated() : d;
   }
 
   static Duration duration(JsonNode n, String at) {

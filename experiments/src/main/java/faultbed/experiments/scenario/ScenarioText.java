@@ -114,6 +114,11 @@ public final class ScenarioText {
       case SIZE -> n.put("$ref", "#/$defs/size");
       case RATE -> n.put("$ref", "#/$defs/rate");
       case DURATION -> n.put("$ref", "#/$defs/duration");
+      case OFFSET -> n.put("$ref", "#/$defs/offset");
+      case FACTOR -> {
+        n.put("type", "number").put("exclusiveMinimum", 0);
+        yield n.set("not", JSON.createObjectNode().put("const", 1));
+      }
       case PROBABILITY -> n.put("$ref", "#/$defs/probability");
       case CHOICE -> n.put("type", "string");
       case INDICES -> {

@@ -1,5 +1,6 @@
 package faultbed.harness.daemons;
 
+import faultbed.faults.NodeClock;
 import faultbed.harness.ClusterDefaults;
 import faultbed.harness.ClusterSpec;
 import faultbed.harness.HarnessException;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -124,10 +126,11 @@ public final class HarnessDaemons {
    * blocks in {@code dataDirs} (a crashed machine's disk outlives it), its NodeManager its
    * containers' files in {@code localDirs} and their logs in {@code logDirs}, everything else lives in
    * {@code dir}. With {@code proxiedShuffle}, its shuffle binds {@link #SHUFFLE_PORT} and tells
-   * reducers {@link #SHUFFLE_PROXY_PORT}, where a proxy fronts it.
+   * reducers {@link #SHUFFLE_PROXY_PORT}, where a proxy fronts it. With {@code clock}, its containers
+   * read the time through it as the node process does.
    */
   public void writeNodeSite(String address, List<Path> dataDirs, List<Path> localDirs, List<Path> logDirs, Path dir,
-      boolean proxiedShuffle) throws IOException {
+      boolean proxiedShuffle, Optional<NodeClock> clock) throws IOException {
     String a = address;
     for (Path p : localDirs) {
       Files.createDirectories(p);
@@ -165,6 +168,13 @@ public final class HarnessDaemons {
     }
     c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR,
         "org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor");
+    if (clock.isPresent()) {
+      // the container executor starts containers with an environment of the NodeManager's making, not its own
+      List<String> env = new ArrayList<>(List.of(c.get("yarn.nodemanager.admin-env", "").split(",")));
+      env.removeIf(String::isBlank);
+      clock.get().environment().forEach((k, v) -> env.add(k + "=" + v));
+      c.set("yarn.nodemanager.admin-env", String.join(",", env));
+    }
     try (var out = new FileOutputStream(dir.resolve(NodeProcess.SITE).toFile())) {
       c.writeXml(out);
     }
@@ -179,6 +189,11 @@ public final class HarnessDaemons {
    * {@code java} being the Java launcher where it runs; its output goes to {@code dir/node.log}.
    */
   public static List<String> nodeCommand(String java, Path dir) {
+    return nodeCommand(java, dir, Optional.empty());
+  }
+
+  /** The same, its process (and so its containers) reading the time of day through {@code clock}. */
+  public static List<String> nodeCommand(String java, Path dir, Optional<NodeClock> clock) {
     // Jetty unpacks the web apps of the NodeManager and DataNode under java.io.tmpdir and cannot
     // remove them when the node is killed: in the node's folder they go with the cluster's
     List<String> cmd = new ArrayList<>(List.of(java, "-Xmx384m", "-XX:+UseSerialGC",
@@ -188,7 +203,7 @@ public final class HarnessDaemons {
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), NodeProcess.class.getName(),
         dir.toString(), statusFile(dir).toString()));
-    String line = "exec " + String.join(" ", cmd.stream().map(HarnessDaemons::quote).toList())
+    String line = clock.map(c -> c.shellPrefix() + " ").orElse("exec ") + String.join(" ", cmd.stream().map(HarnessDaemons::quote).toList())
         + " > " + quote(dir.resolve("node.log").toString()) + " 2>&1";
     return List.of("sh", "-c", line);
   }

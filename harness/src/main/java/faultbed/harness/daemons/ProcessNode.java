@@ -24,6 +24,7 @@ public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNo
   private final int index;
   private volatile Generation<H> current;
   private volatile List<faultbed.faults.NodeDisk> disks = List.of();
+  private volatile faultbed.faults.NodeClock clock;
   private volatile boolean up;
   private volatile Toxiproxy shuffleProxy; // in front of its shuffle on toxiproxy networks
 
@@ -103,6 +104,16 @@ public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNo
   @Override
   public List<faultbed.faults.NodeDisk> disks() {
     return disks;
+  }
+
+  /** The node's clock of its own, made once with its first generation; none without cluster.clocks. */
+  void giveClock(faultbed.faults.NodeClock made) {
+    clock = made;
+  }
+
+  @Override
+  public java.util.Optional<faultbed.faults.NodeClock> ownClock() {
+    return java.util.Optional.ofNullable(clock);
   }
 
   /**

@@ -2,6 +2,7 @@ package faultbed.harness.daemons;
 
 import faultbed.faults.Ledger;
 import faultbed.faults.NetworkFaults;
+import faultbed.faults.NodeClock;
 import faultbed.faults.NodeDisk;
 import faultbed.faults.Toxiproxy;
 import faultbed.faults.ToxiproxyServer;
@@ -113,11 +114,14 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
         }
         node.giveDisks(disks);
       }
+      if (number == 0 && spec.clocks()) {
+        node.giveClock(NodeClock.make(home.resolve("clock")));
+      }
       Generation<H> g = new Generation<>(number, dir, null, null);
       List<Path> data = node.disks().isEmpty() ? List.of(home.resolve("data"))
           : node.disks().stream().map(d -> d.mount().resolve("data")).toList();
       daemons.writeNodeSite(node.address(), data, ProcessNode.dirs(g, node.disks(), "local"),
-          ProcessNode.dirs(g, node.disks(), "logs"), dir, proxied);
+          ProcessNode.dirs(g, node.disks(), "logs"), dir, proxied, node.ownClock());
       return new Generation<>(number, dir, startProcess(node, dir), null);
     } catch (IOException e) {
       throw new HarnessException("cannot start node " + node.index(), e);

@@ -42,6 +42,9 @@ public @interface Faultbed {
   /** Disks of each node's own ({@link faultbed.harness.ClusterSpec#withDisks}); 0: none. */
   int disks() default 0;
 
+  /** Each node a wall clock of its own ({@link faultbed.harness.ClusterSpec#withClocks}), which clock faults move. */
+  boolean clocks() default false;
+
   /** Hadoop settings as {@code key=value}. */
   String[] hadoop() default {};
 }

@@ -32,7 +32,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
     }
     ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb())
         .withContainerMemoryMb(cfg.containerMemoryMb()).withTimeScale(cfg.timeScale())
-        .withDisks(cfg.disks() == 0 ? null : ClusterSpec.Disks.of(cfg.disks()));
+        .withDisks(cfg.disks() == 0 ? null : ClusterSpec.Disks.of(cfg.disks())).withClocks(cfg.clocks());
     for (String kv : cfg.hadoop()) {
       int eq = kv.indexOf('=');
       if (eq <= 0) {

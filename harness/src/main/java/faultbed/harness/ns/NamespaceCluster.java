@@ -59,7 +59,7 @@ public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Hel
   protected NamespaceNode.Held startProcess(NamespaceNode node, Path dir) throws IOException {
     Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-" + dir.getFileName()).create();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new NamespaceNode.Held(group, group.spawn(NodeNetwork.inside(node.namespace(), HarnessDaemons.nodeCommand(java, dir))));
+    return new NamespaceNode.Held(group, group.spawn(NodeNetwork.inside(node.namespace(), HarnessDaemons.nodeCommand(java, dir, node.ownClock()))));
   }
 
   @Override

@@ -53,9 +53,13 @@ public final class RemoteBackend extends Backend {
 
   @Override
   public Optional<String> refuses(Mechanism mechanism) {
-    return mechanism != Mechanism.NODE_DISK ? Optional.empty()
-        : Optional.of("the remote backend's workers keep the disks they have: faultbed makes"
-        + " none for them; use cluster.backend \"namespace\" for disks of a node's own");
+    return switch (mechanism) {
+      case NODE_DISK -> Optional.of("the remote backend's workers keep the disks they have: faultbed makes"
+          + " none for them; use cluster.backend \"namespace\" for disks of a node's own");
+      case NODE_CLOCK -> Optional.of("the remote backend's workers keep the clocks they have: faultbed moves"
+          + " none of them; use cluster.backend \"namespace\" for a clock of a node's own");
+      default -> Optional.empty();
+    };
   }
 
   @Override

@@ -56,9 +56,13 @@ public final class SimBackend extends Backend {
 
   @Override
   public Optional<String> refuses(Mechanism mechanism) {
-    return mechanism != Mechanism.NODE_DISK ? Optional.empty()
-        : Optional.of("the sim backend's nodes have no disks to fill or fail: its times come from a"
-        + " model; use cluster.backend \"namespace\"");
+    return switch (mechanism) {
+      case NODE_DISK -> Optional.of("the sim backend's nodes have no disks to fill or fail: its times come from a"
+          + " model; use cluster.backend \"namespace\"");
+      case NODE_CLOCK -> Optional.of("the sim backend's nodes share its one virtual clock: none has a clock of its"
+          + " own; use cluster.backend \"namespace\"");
+      default -> Optional.empty();
+    };
   }
 
   @Override

@@ -5,30 +5,21 @@ import faultbed.harness.ClusterSpec;
 import faultbed.harness.Node;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.IntStream;
 
 /** A fault on some of a node's disks of its own ({@code cluster.disks}): what disk-full and disk-failure share. */
-interface DiskFault extends Fault {
+interface DiskFault extends OwnPartFault {
   /** The node's disks it acts on, by index; empty: all of them. */
   List<Integer> disks();
 
   @Override
-  default Set<faultbed.faults.Capability> needs(ClusterSpec cluster) {
-    return cluster.backend().needs(Backend.Mechanism.NODE_DISK);
+  default Backend.Mechanism mechanism() {
+    return Backend.Mechanism.NODE_DISK;
   }
 
-  /** Its kind refused on the backend, a cluster without disks, or a disk the nodes do not have. */
+  /** A cluster without disks, or a disk the nodes do not have. */
   @Override
-  default Optional<Unsupported> unsupported(ClusterSpec cluster) {
-    Optional<Unsupported> kind = Fault.super.unsupported(cluster);
-    if (kind.isPresent()) {
-      return kind;
-    }
-    Optional<String> refused = cluster.backend().refuses(Backend.Mechanism.NODE_DISK);
-    if (refused.isPresent()) {
-      return Optional.of(new Unsupported("kind", refused.get()));
-    }
+  default Optional<Unsupported> missing(ClusterSpec cluster) {
     if (cluster.disks() == null) {
       return Optional.of(new Unsupported("kind", kind() + " acts on disks of the node's own, and the cluster has"
           + " none: expected cluster.disks (1 to " + ClusterSpec.Disks.MOST + ") with it"));

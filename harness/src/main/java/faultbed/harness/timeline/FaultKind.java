@@ -44,6 +44,10 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   /** The form of a field's value, as the scenario reader reads it and the schema says it. */
   public enum Form {
     FLAG, COUNT, SIZE, RATE, DURATION, PROBABILITY, CORES,
+    /** A signed duration other than zero, such as "+15m" or "-90s". */
+    OFFSET,
+    /** A number above 0 other than 1: how many times as fast. */
+    FACTOR,
     /** One of the param's {@code choices}, as a string. */
     CHOICE,
     /** Indices, such as [2, 3]: of nodes, or of a node's disks. */
@@ -184,7 +188,7 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   public static List<FaultKind> all() {
     return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
         DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, MemoryPressure.KIND, Freeze.KIND, Pause.KIND, Partition.KIND,
-        DiskFull.KIND, DiskFailure.KIND);
+        DiskFull.KIND, DiskFailure.KIND, ClockJump.KIND, ClockDrift.KIND);
   }
 
   public static Optional<FaultKind> named(String name) {

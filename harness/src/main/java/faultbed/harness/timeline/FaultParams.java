@@ -35,6 +35,12 @@ public interface FaultParams {
   /** A duration such as "50ms". */
   Optional<Duration> duration(String field);
 
+  /** A signed duration other than zero, such as "+15m" or "-90s". */
+  Optional<Duration> offset(String field);
+
+  /** A number above 0 other than 1, such as 2 or 0.5. */
+  Optional<Double> factor(String field);
+
   /**
    * The bad-input error for {@code field} (absent or unfit; null: the fault as a whole): "expected "
    * and {@code expected}.
