@@ -20,8 +20,7 @@ public enum Capability {
   TC("tc", "tc classes on loopback"),
   NETEM("netem", "tc's netem queue on loopback"),
   NETNS("netns", "network namespaces and veth links"),
-  NODE_DISK("node disks", "loop devices and ext4 (losetup, mkfs.ext4, e2fsck) for disks of a node's own"),
-  NODE_CLOCK("node clocks", "libfaketime (LD_PRELOAD) for a wall clock of a node's own");
+  NODE_DISK("node disks", "loop devices and ext4 (losetup, mkfs.ext4, e2fsck) for disks of a node's own");
 
   private final String label;
   private final String what;
@@ -72,7 +71,6 @@ public enum Capability {
         needRoot(p, "network namespaces");
       }
       case NODE_DISK -> p.addAll(NodeDisk.problems());
-      case NODE_CLOCK -> p.addAll(NodeClock.problems());
       default -> throw new IllegalStateException(name());
     }
     return p;

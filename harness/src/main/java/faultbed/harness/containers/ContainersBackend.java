@@ -53,8 +53,8 @@ public final class ContainersBackend extends Backend {
       // a disk mounted again after its failure would not reach the container, which keeps the dead mount
       case NODE_DISK -> Optional.of("the containers backend gives nodes no disks of their own (a disk mounted again"
           + " on the host does not reach a running container); use cluster.backend \"namespace\"");
-      case NODE_CLOCK -> Optional.of("the containers backend's node image carries no libfaketime, so no node has a"
-          + " clock of its own; use cluster.backend \"namespace\"");
+      case NODE_CLOCK -> Optional.of("the containers backend gives no node a clock of its own yet; use cluster.backend"
+          + " \"namespace\"");
       default -> Optional.empty();
     };
   }

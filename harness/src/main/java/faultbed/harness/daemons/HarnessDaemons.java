@@ -203,7 +203,8 @@ public final class HarnessDaemons {
     }
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), NodeProcess.class.getName(),
         dir.toString(), statusFile(dir).toString()));
-    String line = clock.map(c -> c.shellPrefix() + " ").orElse("exec ") + String.join(" ", cmd.stream().map(HarnessDaemons::quote).toList())
+    clock.ifPresent(c -> cmd.add(1, c.javaOption()));
+    String line = "exec " + String.join(" ", cmd.stream().map(HarnessDaemons::quote).toList())
         + " > " + quote(dir.resolve("node.log").toString()) + " 2>&1";
     return List.of("sh", "-c", line);
   }

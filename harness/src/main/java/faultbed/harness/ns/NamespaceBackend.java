@@ -36,9 +36,7 @@ public final class NamespaceBackend extends Backend {
     if (spec.disks() != null) {
       Capability.NODE_DISK.problems().forEach(p -> problems.add("cluster.disks: " + p));
     }
-    if (spec.clocks()) {
-      Capability.NODE_CLOCK.problems().forEach(p -> problems.add("cluster.clocks: " + p));
-    }
+
     if (spec.network().isToxiproxy()) {
       refusesNetwork(spec.network()).ifPresent(p -> problems.add("cluster.network.toxiproxy: " + p));
       if (ToxiproxyServer.program().isEmpty()) {
