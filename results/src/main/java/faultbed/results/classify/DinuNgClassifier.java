@@ -467,6 +467,9 @@ public final class DinuNgClassifier {
                 + " on node " + b.node()).orElse("never re-run")));
         recovery = Recovery.TASK_RETRY;
       }
+      if (!timedOut.isEmpty()) {
+        amClockLine();
+      }
       List<RunRecord.AmAttempt> ams = r.amAttempts();
       if (ams.size() > 1 && ams.get(1).startMs() != null && ams.get(1).startMs() >= tf) {
         mechanisms.add(Mechanism.AM_RESTARTED);
@@ -547,6 +550,34 @@ public final class DinuNgClassifier {
       return recovery;
     }
 
+    /**
+     * Why attempts timed out when a clock fault struck the AM's node: the AM's task timeouts read its
+     * time of day, so a clock stepped ahead past the timeout makes every attempt that has not
+     * reported since look silent that long (and a fast clock makes the timeout come early).
+     */
+    private void amClockLine() {
+      Integer amNode = r.amAttempts().isEmpty() ? null : r.amAttempts().get(0).node();
+      for (RunRecord.FaultEvent f : r.faults()) {
+        if (amNode == null || f.node() != amNode || f.injectedMs() == null) {
+          continue;
+        }
+        String offset = f.detail().get("clockOffsetMs");
+        String speed = f.detail().get("clockSpeed");
+        if (offset != null) {
+          long ms = Long.parseLong(offset);
+          evidence.add(String.format(Locale.ROOT, "the AM ran on node %d, whose clock the %s stepped %s %s at %s%s: its"
+                  + " task timeouts read the time of day, so attempts that had not reported since looked silent that"
+                  + " long; the times of its history are on that clock", amNode, f.kind(), s(Math.abs(ms)),
+              ms > 0 ? "ahead" : "back", s(f.injectedMs()), ms >= timers.taskTimeoutMs()
+                  ? " (past mapreduce.task.timeout, " + s(timers.taskTimeoutMs()) + ")" : ""));
+        } else if (speed != null) {
+          evidence.add(String.format(Locale.ROOT, "the AM ran on node %d, whose clock the %s ran x%s from %s: its task"
+              + " timeouts read the time of day, which ran that much faster; the times of its history are on that"
+              + " clock", amNode, f.kind(), speed, s(f.injectedMs())));
+        }
+      }
+    }
+
     /** What an attempt's error says went wrong, in a few words. */
     private static String failureCause(AttemptRecord a) {
       String e = a.error() == null ? "" : a.error();
@@ -558,6 +589,10 @@ public final class DinuNgClassifier {
       }
       if (e.contains("No space left on device")) {
         return "the node's disk was full";
+      }
+      if (e.contains("This token is expired")) {
+        return "the node refused its container: the container token had expired by the node's clock, ahead of the"
+            + " ResourceManager's";
       }
       if (e.contains("Exception from container-launch")) {
         return "its container failed to launch";

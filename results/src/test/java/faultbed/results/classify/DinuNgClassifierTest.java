@@ -10,6 +10,7 @@ import faultbed.results.RunRecord;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class DinuNgClassifierTest {
@@ -479,6 +480,43 @@ class DinuNgClassifierTest {
     assertEquals(List.of(Mechanism.TASK_FAILED_ON_NODE), tooSmall.mechanisms(), evidence(tooSmall));
     assertTrue(evidence(tooSmall).contains("one node of 4 is more than the 20 % of the cluster above which the AM"
         + " ignores its blacklist"), evidence(tooSmall));
+  }
+
+  /**
+   * An AM whose clock jumped past the task timeout times out attempts that had not reported since:
+   * the timeouts are named, and the jump on the AM's node as their cause; a NodeManager whose clock
+   * is ahead of the tokens' life refuses containers, and the failures say so.
+   */
+  @Test
+  void clockJumpsAreNamedAsTheCauseOfTimeoutsAndRefusedContainers() {
+    Classification c = DinuNgClassifier.classify(fourMapsTwoReducers().setting("mapreduce.task.timeout", "60000")
+        .am(1).fault("clock-jump", 1, 6_000, Map.of("clockOffsetMs", "120000"))
+        .attempt('m', 3, 0, 3, 5_000, 126_000L, "FAILED", false, "AttemptID:attempt_1_0001_m_000003_0 task timeout set:"
+            + " 60s, taskTimedOut: true; task stuck timeout set: 600s, taskStuck: false")
+        .map(3, 1, 3, 127_000, 137_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 150_000, "SUCCEEDED").finished(152_000)
+        .build());
+    assertEquals(List.of(Mechanism.TASK_TIMED_OUT), c.mechanisms(), evidence(c));
+    assertTrue(evidence(c).contains("the AM ran on node 1, whose clock the clock-jump stepped 120.0 s ahead at 6.0 s"
+        + " (past mapreduce.task.timeout, 60.0 s)"), evidence(c));
+
+    Classification elsewhere = DinuNgClassifier.classify(fourMapsTwoReducers().setting("mapreduce.task.timeout", "60000")
+        .am(2).fault("clock-jump", 1, 6_000, Map.of("clockOffsetMs", "120000"))
+        .attempt('m', 3, 0, 3, 5_000, 66_000L, "FAILED", false, "AttemptID:attempt_1_0001_m_000003_0 task timeout set:"
+            + " 60s, taskTimedOut: true; task stuck timeout set: 600s, taskStuck: false")
+        .map(3, 1, 3, 67_000, 77_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 90_000, "SUCCEEDED").finished(92_000)
+        .build());
+    assertFalse(evidence(elsewhere).contains("the AM ran on node"), "the jump was not on the AM's node: "
+        + evidence(elsewhere));
+
+    Classification refused = DinuNgClassifier.classify(fourMapsTwoReducers()
+        .fault("clock-jump", 3, 6_000, Map.of("clockOffsetMs", "900000"))
+        .attempt('m', 3, 0, 3, 7_000, 7_000L, "FAILED", false, "Container launch failed for container_1 :"
+            + " org.apache.hadoop.yarn.exceptions.YarnException: Unauthorized request to start container.\nThis token"
+            + " is expired. current time is 1796582427848 found 1796582127825")
+        .map(3, 1, 1, 8_000, 18_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000).build());
+    assertEquals(List.of(Mechanism.TASK_FAILED_ON_NODE), refused.mechanisms(), evidence(refused));
+    assertTrue(evidence(refused).contains("m_000003_0 FAILED on node 3 at 7.0 s: the node refused its container: the"
+        + " container token had expired by the node's clock, ahead of the ResourceManager's"), evidence(refused));
   }
 
   /** A full disk the NodeManager's disk checker noticed: the node said it was unhealthy, and is read as a node failure. */

@@ -20,6 +20,7 @@ final class SyntheticRun {
   private final List<FetchFailureReport> reports = new ArrayList<>();
   private final List<NodeTransition> transitions = new ArrayList<>();
   private final List<FaultEvent> faults = new ArrayList<>();
+  private final List<RunRecord.AmAttempt> ams = new ArrayList<>();
   private boolean succeeded = true;
   private long finishedMs = 60_000;
   private String diagnostics;
@@ -52,6 +53,18 @@ final class SyntheticRun {
 
   SyntheticRun fault(String kind, int node, long atMs) {
     faults.add(new FaultEvent(kind, node, "random node", "at " + atMs + " ms", atMs, atMs, null, Map.of()));
+    return this;
+  }
+
+  /** A fault with what its injection observed ({@code detail}). */
+  SyntheticRun fault(String kind, int node, long atMs, Map<String, String> detail) {
+    faults.add(new FaultEvent(kind, node, "random node", "at " + atMs + " ms", atMs, atMs, null, detail));
+    return this;
+  }
+
+  /** The job's first AM attempt ran on {@code node}. */
+  SyntheticRun am(int node) {
+    ams.add(new RunRecord.AmAttempt(1, node, "localhost:" + (4000 + node), "container_am", 0L));
     return this;
   }
 
@@ -134,6 +147,6 @@ final class SyntheticRun {
         new RunRecord.WorkloadInfo("sort", Map.of(), 1, 1), nodes, faults, transitions, attempts, reports,
         new RunRecord.JobOutcome("job_1_0001", succeeded ? "SUCCEEDED" : "FAILED", succeeded, 0, finishedMs, 4, 2,
             diagnostics),
-        Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null);
+        Map.of(), List.of(), null, null, List.of(), null, null, List.copyOf(ams), null, null);
   }
 }
