@@ -54,7 +54,7 @@ class ClockFaultClusterTest {
     List<RunRecord.AttemptRecord> timedOut = failedWith(r, "taskTimedOut: true");
     assertFalse(timedOut.isEmpty(), "no attempt timed out: " + r.attempts());
     assertTrue(r.job().succeeded(), "the job re-ran them: " + r.job());
-    assertEquals("+0", cluster.nodes().get(jump.node()).ownClock().orElseThrow().setting(), "the clock stepped back");
+    assertEquals("true", cluster.nodes().get(jump.node()).ownClock().orElseThrow().setting(), "the clock stepped back");
   }
 
   @Test
