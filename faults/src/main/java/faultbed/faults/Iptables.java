@@ -116,6 +116,28 @@ public final class Iptables {
   }
 
   /**
+   * A copy of each TCP packet leaving by POSTROUTING that matches {@code match} sent to
+   * {@code gateway} as well (the TEE target, in the mangle table): where the gateway is the packet's
+   * own destination, its receiver gets it twice, as from a link that duplicates. Only in a node's
+   * own namespace, which takes the rule with it.
+   */
+  public Installed copies(String runId, List<String> match, String gateway) {
+    if (ledger != null) {
+      throw new UnsupportedOperationException("packet copies are made only in a node's own namespace");
+    }
+    List<String> rule = new ArrayList<>(List.of("-p", "tcp"));
+    rule.addAll(match);
+    rule.addAll(List.of("-m", "comment", "--comment", "faultbed " + owner + " " + runId, "-j", "TEE", "--gateway",
+        gateway));
+    List<String> add = new ArrayList<>(List.of("iptables", "-w", "-t", "mangle", "-I", "POSTROUTING", "1"));
+    add.addAll(rule);
+    List<String> delete = new ArrayList<>(List.of("iptables", "-w", "-t", "mangle", "-D", "POSTROUTING"));
+    delete.addAll(rule);
+    on.check(add);
+    return () -> on.act(delete); // idempotent: a rule already gone is fine
+  }
+
+  /**
    * iptables' statistic match for a share of packets, chosen at random per packet. The kernel keeps
    * the probability as a 32-bit fraction: nine decimals say it as closely as it can be kept.
    */

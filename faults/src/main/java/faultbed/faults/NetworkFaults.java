@@ -37,6 +37,14 @@ public interface NetworkFaults {
   Installed dropRandomly(String runId, List<Integer> ports, double probability);
 
   /**
+   * A share of the TCP packets the node sends, sent twice. Made only on a node's own link (the
+   * namespace backend); the scenario reader refuses it where it is not.
+   */
+  default Installed duplicate(String runId, List<Integer> ports, double probability) {
+    throw new UnsupportedOperationException(name() + " networks do not duplicate packets");
+  }
+
+  /**
    * The node's TCP packets from {@code addresses} ({@code inbound}) and to them ({@code outbound})
    * dropped: a partition between the node and those hosts, by a packet filter where the node has an
    * address of its own. A proxy fronts a node's ports, not its address, so it has none.

@@ -169,6 +169,39 @@ class NodeNetworkTest {
     assertEquals(0, LossyConnects.late(a.address(), 7103, 10), "late connects after the heal");
   }
 
+  /**
+   * A node whose link duplicates: a share of what it sends arrives twice, which the receiver (the
+   * host) answers with D-SACKs, counted by the node's own TCP stack; none once healed.
+   */
+  @Test
+  void aDuplicatingNodesCopiesReachTheReceiverUntilHealed() throws Exception {
+    NodeNetwork.NodeNamespace a = net.add(0);
+    net.add(1); // a peer: one rule per host of the cluster
+    serve(a, 7104, "firehose");
+    Installed dup = net.duplicate(a, "run-1", 0.3);
+    long before = dsacksReceived(a);
+    double got = Firehose.bytesPerSecond(a.address(), 7104, Duration.ofSeconds(1), Duration.ofMillis(100));
+    long during = dsacksReceived(a) - before;
+    dup.heal();
+    dup.heal(); // idempotent
+    long healed = dsacksReceived(a);
+    Firehose.bytesPerSecond(a.address(), 7104, Duration.ofSeconds(1), Duration.ofMillis(100));
+    long after = dsacksReceived(a) - healed;
+    assertTrue(got > 0, "the data got through");
+    assertTrue(during > 50, during + " D-SACKs for a second of copies");
+    assertTrue(after * 20 < during, after + " D-SACKs after the heal against " + during + " during");
+    assertFalse(Shell.run(NodeNetwork.inside(a, List.of("iptables", "-w", "-t", "mangle", "-S", "POSTROUTING"))).out()
+        .contains("TEE"), "no copying rule left");
+  }
+
+  /** TcpExt's TCPDSACKRecv in the node's own stack: D-SACKs its peers sent it. */
+  private static long dsacksReceived(NodeNetwork.NodeNamespace node) {
+    List<String> lines = Shell.run(NodeNetwork.inside(node, List.of("cat", "/proc/net/netstat"))).out().lines()
+        .filter(l -> l.startsWith("TcpExt:")).toList();
+    List<String> names = List.of(lines.get(0).split("\\s+"));
+    return Long.parseLong(lines.get(1).split("\\s+")[names.indexOf("TCPDSACKRecv")]);
+  }
+
   /** A server for the namespace side: "echo" returns every byte, "firehose" writes as fast as read. */
   public static final class Server {
     public static void main(String[] args) throws Exception {

@@ -152,6 +152,8 @@ public abstract class Backend {
     DELAY(Capability.NETEM),
     /** A share of a node's packets dropped at random (iptables' statistic match). */
     LOSE(Capability.IPTABLES),
+    /** A share of the packets a node sends sent twice (iptables' TEE): needs a link of the node's own. */
+    DUPLICATE(Capability.IPTABLES),
     /** A node's packets from and to chosen hosts dropped: needs nodes at addresses of their own. */
     PARTITION(Capability.IPTABLES),
     /** A node's CPU limited. */

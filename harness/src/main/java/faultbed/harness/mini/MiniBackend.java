@@ -52,6 +52,8 @@ public final class MiniBackend extends Backend {
           + " where each node has an address of its own");
       case NODE_DISK -> Optional.of("the mini backend's DataNodes keep their volumes where MiniDFSCluster puts"
           + " them, in one folder of the harness's, so no node has disks of its own; use cluster.backend \"namespace\"");
+      case DUPLICATE -> Optional.of("the mini backend does not duplicate packets yet: faultbed makes the copies on a"
+          + " node's own link; use cluster.backend \"namespace\"");
       case NODE_CLOCK -> Optional.of("the mini backend's NodeManagers run inside the harness's own JVM, on its clock,"
           + " so no node has a clock of its own; use cluster.backend \"namespace\"");
       default -> Optional.empty();

@@ -187,6 +187,7 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
   /** Every kind, in the order the docs list them. */
   public static List<FaultKind> all() {
     return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
+        PacketDuplication.KIND,
         DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, MemoryPressure.KIND, Freeze.KIND, Pause.KIND, Partition.KIND,
         DiskFull.KIND, DiskFailure.KIND, ClockJump.KIND, ClockDrift.KIND);
   }
