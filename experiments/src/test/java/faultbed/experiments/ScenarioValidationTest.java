@@ -98,6 +98,9 @@ class ScenarioValidationTest {
       empty slow node         | "faults": [ { "kind": "slow-node", "node": 0, "at": "0s" } ]                         | faults[0]: expected at least one of "cpu"
       crash with duration     | "faults": [ { "kind": "crash", "node": 0, "at": "5s", "for": "10s" } ]               | faults[0].for: a crash lasts until the run ends
       latency without delay   | "faults": [ { "kind": "latency", "node": 0, "at": "5s" } ]                           | faults[0].delay: expected a delay
+      reorder on sim          | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "backend": "sim" }, "faults": [ { "kind": "latency", "node": 0, "at": "5s", "delay": "10ms", "reorder": 0.25 } ] } | faults[0].reorder: the sim backend's links add a delay to a transfer and keep no packets to reorder
+      reorder by a proxy      | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "network": "toxiproxy" }, "faults": [ { "kind": "latency", "node": 0, "at": "5s", "delay": "10ms", "reorder": 0.25 } ] } | faults[0].kind: reorder: the toxiproxy backend delays a stream in order
+      reorder all             | "faults": [ { "kind": "latency", "node": 0, "at": "5s", "delay": "10ms", "reorder": 1 } ] | faults[0].reorder: expected a probability above 0 and below 1
       loss without probability | "faults": [ { "kind": "packet-loss", "node": 0, "at": "5s" } ]                      | faults[0].probability: expected a probability above 0 and below 1, such as 0.05 or "5%"
       loss of all packets     | "faults": [ { "kind": "packet-loss", "node": 0, "at": "5s", "probability": 1 } ]     | faults[0].probability: expected a probability above 0 and below 1, such as 0.05 or "5%", got 1
       loss of 100 percent     | "faults": [ { "kind": "packet-loss", "node": 0, "at": "5s", "probability": "100%" } ] | faults[0].probability: expected a probability above 0 and below 1, such as 0.05 or "5%", got "100%"

@@ -23,6 +23,17 @@ public interface NetworkFaults {
   /** Traffic from and to these ports delayed by {@code delay} (+- {@code jitter}) each way. */
   Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter);
 
+  /**
+   * The same, a share {@code reorder} of the packets sent at once instead, ahead of delayed ones
+   * sent before them (netem's reorder). Where nothing can reorder packets, only 0 is made.
+   */
+  default Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter, double reorder) {
+    if (reorder == 0) {
+      return delay(runId, ports, delay, jitter);
+    }
+    throw new UnsupportedOperationException(name() + " networks do not reorder packets");
+  }
+
   /** Nothing to or from these ports gets through. */
   Installed dropAll(String runId, List<Integer> ports);
 
@@ -82,7 +93,12 @@ public interface NetworkFaults {
 
       @Override
       public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
-        return trafficControl.delay(ports, delay, jitter);
+        return trafficControl.delay(ports, delay, jitter, 0);
+      }
+
+      @Override
+      public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter, double reorder) {
+        return trafficControl.delay(ports, delay, jitter, reorder);
       }
 
       @Override

@@ -321,8 +321,13 @@ public final class NodeContainer {
 
       @Override
       public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter) {
+        return delay(runId, ports, delay, jitter, 0);
+      }
+
+      @Override
+      public Installed delay(String runId, List<Integer> ports, Duration delay, Duration jitter, double reorder) {
         TrafficControl.requireNetem();
-        return TrafficControl.wholeLink(commands(), "eth0", TcShape.netem(delay, jitter));
+        return TrafficControl.wholeLink(commands(), "eth0", TcShape.netem(delay, jitter, reorder));
       }
 
       @Override

@@ -237,8 +237,14 @@ public final class NodeNetwork implements AutoCloseable {
 
       @Override
       public Installed delay(String runId, List<Integer> ports, java.time.Duration delay, java.time.Duration jitter) {
+        return delay(runId, ports, delay, jitter, 0);
+      }
+
+      @Override
+      public Installed delay(String runId, List<Integer> ports, java.time.Duration delay, java.time.Duration jitter,
+          double reorder) {
         TrafficControl.requireNetem();
-        return bothEnds(node, TcShape.netem(delay, jitter));
+        return bothEnds(node, TcShape.netem(delay, jitter, reorder));
       }
 
       @Override

@@ -52,9 +52,21 @@ public record TcShape(String dev, int id, List<String> classSpec, List<String> l
 
   /** A netem leaf delaying each packet by {@code delay} (+- {@code jitter}). */
   public static List<String> netem(Duration delay, Duration jitter) {
+    return netem(delay, jitter, 0);
+  }
+
+  /**
+   * The same, with a share {@code reorder} of the packets sent at once instead, ahead of the delayed
+   * ones before them (netem's reorder; 0: none).
+   */
+  public static List<String> netem(Duration delay, Duration jitter, double reorder) {
     List<String> netem = new ArrayList<>(List.of("netem", "delay", delay.toMillis() + "ms"));
     if (!jitter.isZero()) {
       netem.add(jitter.toMillis() + "ms");
+    }
+    if (reorder > 0) {
+      netem.addAll(List.of("reorder", new java.math.BigDecimal(reorder * 100).setScale(4, java.math.RoundingMode.HALF_EVEN)
+          .stripTrailingZeros().toPlainString() + "%"));
     }
     return netem;
   }

@@ -106,12 +106,15 @@ public final class TrafficControl {
     return shape(ports, TcShape.cap(bytesPerSecond), null);
   }
 
-  /** Delays each packet these ports send (and, on loopback, receive) by {@code delay} (+- {@code jitter}). */
-  public synchronized Installed delay(List<Integer> ports, Duration delay, Duration jitter) {
+  /**
+   * Delays each packet these ports send (and, on loopback, receive) by {@code delay} (+- {@code jitter}),
+   * but a share {@code reorder} sent at once (0: none).
+   */
+  public synchronized Installed delay(List<Integer> ports, Duration delay, Duration jitter, double reorder) {
     if (on == Commands.local()) {
       requireNetem();
     }
-    return shape(ports, TcShape.pass(), TcShape.netem(delay, jitter));
+    return shape(ports, TcShape.pass(), TcShape.netem(delay, jitter, reorder));
   }
 
   private Installed shape(List<Integer> ports, List<String> classSpec, List<String> leaf) {

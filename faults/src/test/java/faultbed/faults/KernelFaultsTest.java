@@ -212,14 +212,14 @@ class KernelFaultsTest {
     List<String> problems = TrafficControl.latencyProblems();
     if (!problems.isEmpty()) {
       PreconditionFailed e = assertThrows(PreconditionFailed.class,
-          () -> TrafficControl.loopback(ledger).delay(List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO));
+          () -> TrafficControl.loopback(ledger).delay(List.of(closedPort()), Duration.ofMillis(50), Duration.ZERO, 0));
       assertTrue(e.getMessage().contains("netem"), e.getMessage());
       assumeTrue(false, "kernel has no netem: " + problems.get(0));
     }
     try (ServerSocket server = new ServerSocket(0)) {
       int port = server.getLocalPort();
       long before = connectMillis(port);
-      Installed delay = TrafficControl.loopback(ledger).delay(List.of(port), Duration.ofMillis(100), Duration.ZERO);
+      Installed delay = TrafficControl.loopback(ledger).delay(List.of(port), Duration.ofMillis(100), Duration.ZERO, 0);
       long with = connectMillis(port);
       delay.heal();
       // a connect is one round trip: SYN to the port and SYN-ACK from it, each delayed once

@@ -150,6 +150,8 @@ public abstract class Backend {
     SHAPE(Capability.TC),
     /** A node's packets delayed. */
     DELAY(Capability.NETEM),
+    /** A share of a node's delayed packets sent at once, overtaking others (netem's reorder). */
+    REORDER(Capability.NETEM),
     /** A share of a node's packets dropped at random (iptables' statistic match). */
     LOSE(Capability.IPTABLES),
     /** A share of the packets a node sends sent twice (iptables' TEE): needs a link of the node's own. */

@@ -40,7 +40,7 @@ public final class ContainersBackend extends Backend {
   @Override
   public Set<Capability> needs(Mechanism mechanism) {
     return switch (mechanism) {
-      case DROP_RST, DELAY, LOSE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
+      case DROP_RST, DELAY, REORDER, LOSE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
       case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT, NODE_DISK, NODE_CLOCK, DUPLICATE -> Set.of(); // link pulled, tc in the container, Docker's limits; refused
     };
   }

@@ -61,6 +61,8 @@ public final class SimBackend extends Backend {
           + " model; use cluster.backend \"namespace\"");
       case NODE_CLOCK -> Optional.of("the sim backend's nodes share its one virtual clock: none has a clock of its"
           + " own; use cluster.backend \"namespace\"");
+      case REORDER -> Optional.of("the sim backend's links add a delay to a transfer and keep no packets to reorder;"
+          + " use a backend with netem");
       default -> Optional.empty();
     };
   }
