@@ -49,6 +49,10 @@ public final class LeftoverMaker {
       NodeDisk.make(ledger, home.resolve("disk-0.img"), home.resolve("disk-0"), 64L << 20).fill("probe", 0);
       NodeDisk.make(ledger, home.resolve("disk-1.img"), home.resolve("disk-1"), 64L << 20).fail("probe");
     }
+    // a replica corrupted in place: only the ledger holds the bytes it had
+    Path replica = Path.of(args[0] + ".replica");
+    java.nio.file.Files.write(replica, new byte[4096]);
+    FileCorruption.corrupt(ledger, "probe", replica, 2000, 64);
     System.out.println("READY " + ledger.owner() + " " + stalled.pid());
     System.out.flush();
     Thread.sleep(600_000);

@@ -106,6 +106,8 @@ class SigkillLeftoversTest {
       if (NodeDisk.problems().isEmpty()) {
         assertEquals(2, disksOf(owner).size(), "two node disks mounted: " + disksOf(owner));
       }
+      assertFalse(java.util.Arrays.equals(new byte[4096], Files.readAllBytes(Path.of(dir + ".replica"))),
+          "the replica corrupted");
       maker.destroyForcibly(); // SIGKILL: no shutdown hook
       maker.waitFor();
     }
@@ -133,6 +135,9 @@ class SigkillLeftoversTest {
       assertEquals(List.of(), files.toList(), "dd files left");
     }
     assertEquals(List.of(), disksOf(owner), "node disks still mounted");
+    assertTrue(java.util.Arrays.equals(new byte[4096], Files.readAllBytes(Path.of(dir + ".replica"))),
+        "the corrupted bytes written back");
+    Files.delete(Path.of(dir + ".replica"));
     assertFalse(Files.exists(Path.of("/var/tmp/faultbed", owner)), "the disks' folder is left");
     assertFalse(Shell.run(List.of("losetup", "-a")).out().contains(owner), "a loop device of the disks is left:\n"
         + Shell.run(List.of("losetup", "-a")).out());

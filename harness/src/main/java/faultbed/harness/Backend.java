@@ -171,6 +171,8 @@ public abstract class Backend {
     NODE_DAEMON(),
     /** A node's own disks ({@code cluster.disks}) filled or failed: loop devices and ext4 on this host. */
     NODE_DISK(Capability.NODE_DISK),
+    /** A node's DataNode block files changed in place: they must be on this host, where faultbed reaches them. */
+    REPLICA_FILES(),
     /** A node's own wall clock ({@code cluster.clocks}) jumped or drifting: an agent in each of its JVMs, nothing of the host. */
     NODE_CLOCK();
 

@@ -58,6 +58,11 @@ public interface Node {
     return java.util.Optional.empty();
   }
 
+  /** Where the node's DataNode keeps its blocks, on this machine; empty where faultbed cannot reach them. */
+  default List<java.nio.file.Path> dataDirs() {
+    return List.of();
+  }
+
   /** Every process of every container of this node (members of its cgroup). */
   Set<Long> processes();
 

@@ -25,6 +25,7 @@ public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNo
   private volatile Generation<H> current;
   private volatile List<faultbed.faults.NodeDisk> disks = List.of();
   private volatile faultbed.faults.NodeClock clock;
+  private volatile List<Path> dataDirs = List.of();
   private volatile boolean up;
   private volatile Toxiproxy shuffleProxy; // in front of its shuffle on toxiproxy networks
 
@@ -104,6 +105,16 @@ public abstract class ProcessNode<H> implements faultbed.harness.ProcessListedNo
   @Override
   public List<faultbed.faults.NodeDisk> disks() {
     return disks;
+  }
+
+  /** Where its DataNode keeps its blocks (the same in every generation). */
+  void giveDataDirs(List<Path> dirs) {
+    dataDirs = List.copyOf(dirs);
+  }
+
+  @Override
+  public List<Path> dataDirs() {
+    return dataDirs;
   }
 
   /** The node's clock of its own, made once with its first generation; none without cluster.clocks. */

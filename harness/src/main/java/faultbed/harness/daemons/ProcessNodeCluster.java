@@ -120,6 +120,7 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
       Generation<H> g = new Generation<>(number, dir, null, null);
       List<Path> data = node.disks().isEmpty() ? List.of(home.resolve("data"))
           : node.disks().stream().map(d -> d.mount().resolve("data")).toList();
+      node.giveDataDirs(data);
       daemons.writeNodeSite(node.address(), data, ProcessNode.dirs(g, node.disks(), "local"),
           ProcessNode.dirs(g, node.disks(), "logs"), dir, proxied, node.ownClock());
       return new Generation<>(number, dir, startProcess(node, dir), null);

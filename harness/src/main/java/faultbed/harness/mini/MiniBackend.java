@@ -52,6 +52,8 @@ public final class MiniBackend extends Backend {
           + " where each node has an address of its own");
       case NODE_DISK -> Optional.of("the mini backend's DataNodes keep their volumes where MiniDFSCluster puts"
           + " them, in one folder of the harness's, so no node has disks of its own; use cluster.backend \"namespace\"");
+      case REPLICA_FILES -> Optional.of("the mini backend's DataNodes all answer at the host's address, so no replica"
+          + " can be told to be a node's; use cluster.backend \"namespace\"");
       case DUPLICATE -> Optional.of("the mini backend does not duplicate packets yet: faultbed makes the copies on a"
           + " node's own link; use cluster.backend \"namespace\"");
       case NODE_CLOCK -> Optional.of("the mini backend's NodeManagers run inside the harness's own JVM, on its clock,"

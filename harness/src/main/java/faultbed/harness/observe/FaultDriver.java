@@ -37,6 +37,7 @@ final class FaultDriver implements AutoCloseable {
   private final ScheduledThreadPoolExecutor injector;
   private final faultbed.harness.PinnedNodes pinned;
   private final RunHistory history;
+  private final faultbed.harness.timeline.JobInput input;
 
   /** One armed step of the timeline and what became of it. */
   static final class Armed {
@@ -66,7 +67,8 @@ final class FaultDriver implements AutoCloseable {
   }
 
   FaultDriver(Cluster cluster, RunListener listener, RunSpec spec, LongSupplier nowMs,
-      faultbed.harness.PinnedNodes pinned, RunHistory history) {
+      faultbed.harness.PinnedNodes pinned, RunHistory history, faultbed.harness.timeline.JobInput input) {
+    this.input = input;
     this.pinned = pinned;
     this.history = history;
     this.cluster = cluster;
@@ -156,7 +158,7 @@ final class FaultDriver implements AutoCloseable {
       listener.phase("fault: " + a.step.fault().kind() + " node " + node.index());
       a.node = node.index();
       long before = nowMs.getAsLong();
-      Injection injection = a.step.fault().inject(node, cluster.faultContext(runId));
+      Injection injection = a.step.fault().inject(node, cluster.faultContext(runId).withInput(input));
       // how long making it took: what stands between the step's time and its effect (SSH on remote hosts)
       Map<String, String> detail = new LinkedHashMap<>(injection.detail());
       detail.put("injectionMs", Long.toString(nowMs.getAsLong() - before));

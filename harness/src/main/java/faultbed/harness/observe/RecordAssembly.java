@@ -85,16 +85,31 @@ public final class RecordAssembly {
   record History(JobInfo last, List<RunRecord.AmAttempt> amAttempts, List<AttemptRecord> attempts, long lastAmClock) {
     /**
      * The outcome the history file states, over what the client saw (it may have lost the AM); its
-     * end, which the last AM wrote on its host's clock, on the harness's.
+     * end, which the last AM wrote on its host's clock, on the harness's. Where that end is further
+     * than {@link #CLOCK_OFF_MS} from when the harness saw the job end, the AM's clock was off (a
+     * clock fault on its node): the harness's sighting is the job's end, and {@code notes} say so.
      */
-    RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch) {
+    RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch, List<String> notes) {
       if (last == null) {
         return client;
       }
+      Long finished = client.finishedMs();
+      if (last.getFinishTime() > 0) {
+        long written = last.getFinishTime() - lastAmClock - submitEpoch;
+        if (finished != null && Math.abs(written - finished) > CLOCK_OFF_MS) {
+          notes.add(String.format(java.util.Locale.ROOT, "the AM's history puts the job's end at %.1f s, %.1f s from"
+              + " when the harness saw it end: the AM's clock was off; the job's time is the harness's, its attempts'"
+              + " times are on the AM's clock", written / 1000.0, (written - finished) / 1000.0));
+        } else {
+          finished = written;
+        }
+      }
       return new RunRecord.JobOutcome(client.jobId(), last.getJobStatus(), "SUCCEEDED".equals(last.getJobStatus()),
-          submitEpoch, last.getFinishTime() > 0 ? last.getFinishTime() - lastAmClock - submitEpoch : client.finishedMs(),
-          (int) last.getTotalMaps(), (int) last.getTotalReduces(), client.diagnostics());
+          submitEpoch, finished, (int) last.getTotalMaps(), (int) last.getTotalReduces(), client.diagnostics());
     }
+
+    /** How far the AM's end may lie from the harness's sighting of it (the client polls every few seconds at most). */
+    static final long CLOCK_OFF_MS = 10_000;
   }
 
   /**

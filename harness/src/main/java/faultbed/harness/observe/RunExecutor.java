@@ -130,7 +130,8 @@ public final class RunExecutor {
       // the run's clock starts at submission; the driver's threads are started before it
       long[] origin = new long[1];
       LongSupplier nowMs = () -> (System.nanoTime() - origin[0]) / 1_000_000;
-      FaultDriver faults = new FaultDriver(cluster, listener, spec, nowMs, l.pinned(), history);
+      FaultDriver faults = new FaultDriver(cluster, listener, spec, nowMs, l.pinned(), history,
+          HdfsJobInput.of(job, fs));
       long t0 = System.nanoTime();
       origin[0] = t0;
       long submitEpoch = System.currentTimeMillis();
@@ -239,7 +240,7 @@ public final class RunExecutor {
       nodeInfos.stream().filter(n -> n.clock() != null).forEach(n -> clocks.put(n.index(), n.clock().offsetMs()));
       RecordAssembly.History written = RecordAssembly.history(conf, job, w.outcome(), w.submitEpoch(), locator, logDirs, clocks,
           l.keptStaging(), notes);
-      RunRecord.JobOutcome outcome = written.outcome(w.outcome(), w.submitEpoch());
+      RunRecord.JobOutcome outcome = written.outcome(w.outcome(), w.submitEpoch(), notes);
       RunRecord.OutputCheck outputCheck;
       if (!outcome.succeeded()) {
         outputCheck = new RunRecord.OutputCheck("none", false, "not checked: the job did not succeed");

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * Each node with a wall clock of its own. Two consequences of a clock jump, both through a timer
  * that reads the time of day:
  * <ul>
- *   <li>the ApplicationMaster's clock jumps ahead by more than {@code mapreduce.task.timeout}: its
+ *   <li>the ApplicationMaster's clock jumps ahead by more than {@code mapreduce.task.timeout} until the
+ *   job ends (so its history's times, the job's end among them, are 2 min ahead too): its
  *   TaskHeartbeatHandler finds every attempt that has not reported progress since the jump silent
  * for longer than the timeout and fails it ("task timeout set: 60s, taskTimedOut: true"). An attempt whose progress
  *   report (every 3 s) reaches the AM between the jump and the next check escapes, so the check here
@@ -46,14 +47,16 @@ class ClockFaultClusterTest {
   void anApplicationMasterWhoseClockJumpsPastTheTaskTimeoutFailsItsRunningAttempts(NamespaceCluster cluster,
       Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(Workloads.synthetic(6, 1).withMapMillis(20_000), Timeline
-        .when(JobEvent.mapsRunning(3)).inject(new ClockJump(Target.applicationMaster(), Duration.ofMinutes(2),
-            Duration.ofSeconds(15)))));
+        .when(JobEvent.mapsRunning(3)).inject(new ClockJump(Target.applicationMaster(), Duration.ofMinutes(2), null))));
     RunRecord.FaultEvent jump = r.faults().get(0);
     assertNotNull(jump.injectedMs(), "made: " + r.notes());
     assertEquals("120000", jump.detail().get("clockOffsetMs"));
     List<RunRecord.AttemptRecord> timedOut = failedWith(r, "taskTimedOut: true");
     assertFalse(timedOut.isEmpty(), "no attempt timed out: " + r.attempts());
     assertTrue(r.job().succeeded(), "the job re-ran them: " + r.job());
+    // the job ended with the AM's clock still 2 min ahead: its history's end is not the job's
+    assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("the AM's history puts the job's end")), r.notes().toString());
+    assertTrue(r.job().finishedMs() <= r.harnessMs().get("observedEnd"), r.job() + " " + r.harnessMs());
     assertEquals("true", cluster.nodes().get(jump.node()).ownClock().orElseThrow().setting(), "the clock stepped back");
   }
 

@@ -7,9 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.harness.junit.Faultbed;
 import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.CorruptReplica;
 import faultbed.harness.timeline.DiskFailure;
 import faultbed.harness.timeline.DiskFull;
+import faultbed.harness.timeline.Injection;
 import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.JobInput;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.workload.Workload;
@@ -127,6 +130,81 @@ class DiskFaultClusterTest {
     } finally {
       fs.delete(file.getParent(), true);
       failed.heal();
+    }
+  }
+
+  /**
+   * A job whose input has corrupt replicas on one node: the DataNode serves them as they are, a
+   * map reading one fails its checksum check and reads another replica, and the job never knows.
+   */
+  @Test
+  @Order(4)
+  void aJobReadsAroundCorruptReplicasOfItsInput(NamespaceCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(Workloads.sort(32L << 20).withMaps(4).withReduces(1),
+        Timeline.at(Duration.ZERO).inject(new CorruptReplica(Target.node(1), null, null))));
+    RunRecord.FaultEvent f = r.faults().get(0);
+    assertNotNull(f.injectedMs(), "made: " + r.notes());
+    assertFalse(f.detail().get("corruptedBlocks").isEmpty(), "node 1 held input blocks: " + f.detail());
+    assertTrue(r.job().succeeded(), r.job().toString());
+    assertEquals(List.of(), r.attempts().stream().filter(a -> "FAILED".equals(a.state()))
+        .map(RunRecord.AttemptRecord::attemptId).toList(), "no attempt failed");
+  }
+
+  /**
+   * HDFS's own path for a corrupt replica, read until it is found: the reader reports it, the
+   * NameNode stops offering it, copies the block to another node and has the DataNode delete the
+   * bad replica; the heal then finds nothing to write back.
+   */
+  @Test
+  @Order(5)
+  void aCorruptReplicaIsReportedByItsReaderReplacedAndDeleted(NamespaceCluster cluster) throws Exception {
+    NamespaceNode struck = cluster.nodes().get(1);
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = (org.apache.hadoop.hdfs.DistributedFileSystem)
+        org.apache.hadoop.fs.FileSystem.get(cluster.configuration());
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/faultbed-probe/corrupt-replica");
+    byte[] data = new byte[1 << 20];
+    new java.util.Random(7).nextBytes(data);
+    // three replicas, one of them on the struck node (a favoured node), so one can be made elsewhere
+    try (var out = fs.create(file, org.apache.hadoop.fs.permission.FsPermission.getFileDefault(), true, 4096, (short) 3,
+        1L << 20, null, new java.net.InetSocketAddress[] {new java.net.InetSocketAddress(struck.address(),
+        java.util.Arrays.stream(fs.getDataNodeStats()).filter(d -> d.getIpAddr().equals(struck.address())).findFirst()
+            .orElseThrow().getXferPort())})) {
+      out.write(data);
+    }
+    java.util.function.Supplier<org.apache.hadoop.hdfs.protocol.LocatedBlock> block = () -> {
+      try {
+        return fs.getClient().getLocatedBlocks(file.toUri().getPath(), 0, data.length).get(0);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    };
+    java.util.function.Supplier<List<String>> hosts = () -> java.util.Arrays.stream(block.get().getLocations())
+        .map(org.apache.hadoop.hdfs.protocol.DatanodeInfo::getIpAddr).toList();
+    org.junit.jupiter.api.Assumptions.assumeTrue(hosts.get().contains(struck.address()),
+        "the NameNode placed no replica on the favoured node: " + hosts.get());
+    String name = block.get().getBlock().getBlockName();
+    JobInput input = address -> address.equals(struck.address()) ? List.of(name) : List.of();
+    Injection made = new CorruptReplica(Target.node(1), null, null).inject(struck,
+        cluster.faultContext("corrupt-replica").withInput(input));
+    assertEquals(name, made.detail().get("corruptedBlocks"));
+    java.nio.file.Path replica = CorruptReplica.replicaFile(struck.dataDirs(), name).orElseThrow();
+    try {
+      // each read takes a replica at random until the corrupt one is read and reported
+      org.awaitility.Awaitility.await("the NameNode stops offering the corrupt replica").atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(200)).until(() -> {
+            byte[] back = new byte[data.length];
+            try (var in = fs.open(file)) {
+              in.readFully(0, back);
+            }
+            assertTrue(java.util.Arrays.equals(data, back), "every read returns the right bytes");
+            return !hosts.get().contains(struck.address());
+          });
+      org.awaitility.Awaitility.await("three good replicas again, the bad one deleted").atMost(Duration.ofSeconds(90))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> hosts.get().size() == 3 && !java.nio.file.Files.exists(replica));
+    } finally {
+      made.healer().heal(); // nothing left to write back where the replica was deleted
+      fs.delete(file.getParent(), true);
     }
   }
 }
