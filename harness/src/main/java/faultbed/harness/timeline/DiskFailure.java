@@ -1,11 +1,9 @@
 package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
-import faultbed.harness.Node;
+import faultbed.faults.NodeDisk;
 import faultbed.results.FaultEffect;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -48,18 +46,8 @@ public record DiskFailure(Target target, List<Integer> disks, Duration duration)
   }
 
   @Override
-  public Injection inject(Node node, FaultContext context) {
-    Map<String, String> detail = new LinkedHashMap<>();
-    List<Installed> made = new ArrayList<>();
-    try {
-      for (int i : chosen(node)) {
-        made.add(node.disks().get(i).fail(context.runId()));
-      }
-    } catch (RuntimeException e) {
-      Installed.all(made).heal();
-      throw e;
-    }
-    detail.put("disksFailed", chosen(node).toString());
-    return new Injection(detail, Installed.all(made));
+  public Installed strike(NodeDisk disk, int index, FaultContext context, Map<String, String> detail) {
+    detail.put("disk" + index + "Failed", "true");
+    return disk.fail(context.runId());
   }
 }

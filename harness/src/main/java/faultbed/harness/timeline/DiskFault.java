@@ -28,6 +28,25 @@ interface DiskFault extends OwnPartFault {
         "expected disk indices below the " + cluster.disks().count() + " disks of each node (cluster.disks), got " + d));
   }
 
+  /** What it does to one disk of the node, adding what it observed to {@code detail}. */
+  faultbed.faults.Installed strike(faultbed.faults.NodeDisk disk, int index, FaultContext context, java.util.Map<String, String> detail);
+
+  /** Strikes each chosen disk; any made before a failure is healed. */
+  @Override
+  default Injection inject(Node node, FaultContext context) {
+    java.util.Map<String, String> detail = new java.util.LinkedHashMap<>();
+    List<faultbed.faults.Installed> made = new java.util.ArrayList<>();
+    try {
+      for (int i : chosen(node)) {
+        made.add(strike(node.disks().get(i), i, context, detail));
+      }
+    } catch (RuntimeException e) {
+      faultbed.faults.Installed.all(made).heal();
+      throw e;
+    }
+    return new Injection(detail, faultbed.faults.Installed.all(made));
+  }
+
   /** The node's disks it acts on: those listed, or all. */
   default List<Integer> chosen(Node node) {
     if (node.disks().isEmpty()) {

@@ -2,11 +2,8 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.faults.NodeDisk;
-import faultbed.harness.Node;
 import faultbed.results.FaultEffect;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,19 +51,9 @@ public record DiskFull(Target target, List<Integer> disks, long freeBytes, Durat
   }
 
   @Override
-  public Injection inject(Node node, FaultContext context) {
-    Map<String, String> detail = new LinkedHashMap<>();
-    List<Installed> made = new ArrayList<>();
-    try {
-      for (int i : chosen(node)) {
-        NodeDisk.Filled f = node.disks().get(i).fill(context.runId(), freeBytes);
-        made.add(f.installed());
-        detail.put("disk" + i + "FilledBytes", Long.toString(f.bytes()));
-      }
-    } catch (RuntimeException e) {
-      Installed.all(made).heal();
-      throw e;
-    }
-    return new Injection(detail, Installed.all(made));
+  public Installed strike(NodeDisk disk, int index, FaultContext context, Map<String, String> detail) {
+    NodeDisk.Filled f = disk.fill(context.runId(), freeBytes);
+    detail.put("disk" + index + "FilledBytes", Long.toString(f.bytes()));
+    return f.installed();
   }
 }
