@@ -137,7 +137,9 @@ public record DelayAccount(long delayMs, long referenceMs, String reference, lon
         how = "AM restart";
       } else if (unusableAt != null && unusableAt <= map.startMs()) {
         declared = unusableAt;
-        how = "node expiry";
+        // a node that said it was unhealthy (its health check) was not expired
+        how = r.nodeTransitions().stream().anyMatch(t -> t.node() == node && t.atMs() == unusableAt
+            && "UNHEALTHY".equals(t.to())) ? "node reported unhealthy" : "node expiry";
       } else if (!reports.isEmpty()) {
         declared = reports.stream().mapToLong(Long::longValue).max().orElseThrow();
         how = "fetch-failure reports";

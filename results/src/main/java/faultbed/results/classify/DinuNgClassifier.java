@@ -590,6 +590,12 @@ public final class DinuNgClassifier {
       if (e.contains("No space left on device")) {
         return "the node's disk was full";
       }
+      if (e.contains("mkdir of ") && e.contains("usercache")) {
+        return "its container's folder could not be made in the node's local dir";
+      }
+      if (e.contains("FileNotFoundException") && e.contains("usercache")) {
+        return "a file in its container's folder on the node could not be read";
+      }
       if (e.contains("This token is expired")) {
         return "the node refused its container: the container token had expired by the node's clock, ahead of the"
             + " ResourceManager's";

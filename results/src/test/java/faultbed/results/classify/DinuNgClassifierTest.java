@@ -457,7 +457,8 @@ class DinuNgClassifierTest {
     SyntheticRun run = fourMapsTwoReducers().fault("disk-failure", 3, 6_000)
         .attempt('m', 3, 0, 3, 5_000, 8_000L, "FAILED", false, "java.io.IOException: Input/output error")
         .attempt('m', 3, 1, 3, 8_500, 9_000L, "FAILED", false, "Could not find any valid local directory for nmPrivate/x")
-        .attempt('m', 3, 2, 3, 9_500, 10_000L, "FAILED", false, "Exception from container-launch.")
+        .attempt('m', 3, 2, 3, 9_500, 10_000L, "FAILED", false, "[2026-12-06 16:34:39.291]mkdir of /x/local/usercache/root"
+            + "/appcache/application_1/container_1 failed")
         .map(3, 3, 1, 11_000, 21_000, "SUCCEEDED").reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000);
     Classification c = DinuNgClassifier.classify(run.build());
     assertEquals(DinuNgGroup.NO_NODE_FAILURE, c.group(), evidence(c));
@@ -467,6 +468,8 @@ class DinuNgClassifierTest {
         + " m_000003_1 at 8.5 s on node 3"), evidence(c));
     assertTrue(evidence(c).contains("m_000003_1 FAILED on node 3 at 9.0 s: its container could not be launched"),
         evidence(c));
+    assertTrue(evidence(c).contains("m_000003_2 FAILED on node 3 at 10.0 s: its container's folder could not be made in"
+        + " the node's local dir"), evidence(c));
     assertTrue(evidence(c).contains("no attempt started on node 3 after its 3rd failure at 10.0 s: the AM blacklisted"
         + " it (mapreduce.job.maxtaskfailures.per.tracker 3)"), evidence(c));
 
