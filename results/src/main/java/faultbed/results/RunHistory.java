@@ -66,7 +66,16 @@ public final class RunHistory {
 
   public record FaultInjected(int order, int node, long atMs, Map<String, String> detail) implements Event {}
 
-  public record FaultHealed(int order, long atMs) implements Event {}
+  /** A fault healed; {@code saw}: what its heal found (a fault's own, as its injection's detail). */
+  public record FaultHealed(int order, long atMs, Map<String, String> saw) implements Event {
+    public FaultHealed {
+      saw = saw == null ? Map.of() : Map.copyOf(saw);
+    }
+
+    public FaultHealed(int order, long atMs) {
+      this(order, atMs, Map.of());
+    }
+  }
 
   /** A step that could not be injected or healed, and why; the last one for a step is what its record says. */
   public record FaultFailed(int order, Integer node, String error) implements Event {}
@@ -200,6 +209,7 @@ public final class RunHistory {
     Map<Integer, FaultArmed> armed = new TreeMap<>();
     Map<Integer, FaultInjected> injected = new TreeMap<>();
     Map<Integer, Long> healed = new TreeMap<>();
+    Map<Integer, Map<String, String>> healSaw = new TreeMap<>();
     Map<Integer, FaultFailed> failed = new TreeMap<>();
     for (Event e : all) {
       if (e instanceof FaultArmed a) {
@@ -208,6 +218,7 @@ public final class RunHistory {
         injected.put(i.order(), i);
       } else if (e instanceof FaultHealed h) {
         healed.putIfAbsent(h.order(), h.atMs());
+        healSaw.putIfAbsent(h.order(), h.saw());
       } else if (e instanceof FaultFailed f) {
         failed.put(f.order(), f);
       }
@@ -218,6 +229,7 @@ public final class RunHistory {
       FaultInjected i = injected.get(a.order());
       FaultFailed f = failed.get(a.order());
       Map<String, String> detail = new LinkedHashMap<>(i == null ? Map.of() : i.detail());
+      detail.putAll(healSaw.getOrDefault(a.order(), Map.of()));
       if (f != null) {
         detail.put("error", f.error());
       }

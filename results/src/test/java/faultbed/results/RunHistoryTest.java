@@ -37,15 +37,15 @@ class RunHistoryTest {
         .append(new FaultInjected(0, 1, 5_003, Map.of("injectionMs", "3")))
         .append(new FaultInjected(1, 1, 6_001, Map.of()))
         .append(new FaultFailed(1, 1, "heal failed: gone"))
-        .append(new FaultHealed(1, 9_000))
-        .append(new FaultHealed(1, 9_500)) // a second heal changes nothing: the first one took it away
+        .append(new FaultHealed(1, 9_000, Map.of("replicasDeleted", "2")))
+        .append(new FaultHealed(1, 9_500, Map.of("replicasDeleted", "0"))) // a second heal changes nothing
         .append(new FaultFailed(2, null, "no node matched 'idle' before the job finished"))
         .append(new FaultHealed(0, 20_000));
     RunRecord r = h.record();
     assertEquals(List.of(
         new FaultEvent("crash", 1, "random", "at 5s", 5_000L, 5_003L, null, Map.of("injectionMs", "3"), FaultEffect.KILLS),
-        new FaultEvent("freeze", 1, "same", "at 6s", 6_000L, 6_001L, 9_000L, Map.of("error", "heal failed: gone"),
-            FaultEffect.STALLS),
+        new FaultEvent("freeze", 1, "same", "at 6s", 6_000L, 6_001L, 9_000L, Map.of("error", "heal failed: gone",
+            "replicasDeleted", "2"), FaultEffect.STALLS),
         new FaultEvent("cpu-hog", -1, "idle", "on reducer-in-shuffle", null, null, null,
             Map.of("error", "no node matched 'idle' before the job finished"), FaultEffect.SLOWS)), r.faults());
     assertEquals(List.of("fault 2 (cpu-hog) was not injected: no node matched 'idle' before the job finished"), r.notes());

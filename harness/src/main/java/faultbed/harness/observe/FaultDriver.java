@@ -49,6 +49,7 @@ final class FaultDriver implements AutoCloseable {
     volatile Long injectedMs;
     volatile Long healedMs;
     volatile faultbed.faults.Installed healer;
+    volatile java.util.function.Supplier<Map<String, String>> healSaw;
 
     /**
      * The node indices in the order this step prefers them when several play its role: drawn from
@@ -163,6 +164,7 @@ final class FaultDriver implements AutoCloseable {
       Map<String, String> detail = new LinkedHashMap<>(injection.detail());
       detail.put("injectionMs", Long.toString(nowMs.getAsLong() - before));
       a.healer = injection.healer();
+      a.healSaw = injection.healSaw();
       a.injectedMs = before;
       history.append(new RunHistory.FaultInjected(a.order, node.index(), before, detail));
       if (a.step.fault().effect().stopsNode()) {
@@ -200,7 +202,7 @@ final class FaultDriver implements AutoCloseable {
         failed(a, "heal failed: " + e.getMessage());
       }
       a.healedMs = nowMs.getAsLong();
-      history.append(new RunHistory.FaultHealed(a.order, a.healedMs));
+      history.append(new RunHistory.FaultHealed(a.order, a.healedMs, a.healSaw == null ? Map.of() : a.healSaw.get()));
     }
   }
 

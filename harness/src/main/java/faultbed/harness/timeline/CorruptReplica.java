@@ -26,7 +26,8 @@ import java.util.stream.Stream;
  * reports the replica to the NameNode and reads another; the NameNode stops offering it, copies a
  * good replica elsewhere and has the DataNode delete the bad one. A corrupt replica nobody reads
  * stays (the DataNode's block scanner passes once in {@code dfs.datanode.scan.period.hours}, three
- * weeks). The heal writes back what is still there.
+ * weeks). The heal writes back what is still there, and first counts the replicas the DataNode has
+ * deleted meanwhile (reported, replaced) and those left corrupt (never read), for the record.
  */
 public record CorruptReplica(Target target, Integer blocks, Duration duration) implements Fault {
   /** How many bytes of each replica are inverted: several checksum chunks' worth is not needed, one is. */
@@ -75,6 +76,7 @@ public record CorruptReplica(Target target, Integer blocks, Duration duration) i
     Map<String, String> detail = new LinkedHashMap<>();
     List<Installed> made = new ArrayList<>();
     List<String> corrupted = new ArrayList<>();
+    List<Path> files = new ArrayList<>();
     try {
       for (String name : names) {
         Optional<Path> file = replicaFile(node.dataDirs(), name);
@@ -87,6 +89,7 @@ public record CorruptReplica(Target target, Integer blocks, Duration duration) i
         }
         made.add(FileCorruption.corrupt(context.ledger(), context.runId(), file.get(), size / 2 - BYTES / 2, BYTES));
         corrupted.add(name);
+        files.add(file.get());
       }
     } catch (IOException | RuntimeException e) {
       Installed.all(made).heal();
@@ -94,7 +97,21 @@ public record CorruptReplica(Target target, Integer blocks, Duration duration) i
     }
     detail.put("inputBlocksOnNode", Integer.toString(context.input().blocksOn(node.address()).size()));
     detail.put("corruptedBlocks", String.join(",", corrupted));
-    return new Injection(detail, Installed.all(made));
+    // what HDFS did with them, seen before the heal writes back what is left: a replica a reader
+    // reported is deleted from the node once the NameNode has a good copy elsewhere
+    Map<String, String> saw = new java.util.concurrent.ConcurrentHashMap<>();
+    Installed all = Installed.all(made);
+    Installed healer = () -> {
+      synchronized (saw) {
+        if (saw.isEmpty()) {
+          long deleted = files.stream().filter(f -> !Files.exists(f)).count();
+          saw.put("replicasDeleted", Long.toString(deleted));
+          saw.put("replicasLeftCorrupt", Long.toString(files.size() - deleted));
+        }
+      }
+      all.heal();
+    };
+    return new Injection(detail, healer, () -> Map.copyOf(saw));
   }
 
   /** The block file of {@code name} under the DataNode's dirs (current/BP-*&#47;current/finalized/...). */

@@ -148,6 +148,10 @@ class DiskFaultClusterTest {
     assertTrue(r.job().succeeded(), r.job().toString());
     assertEquals(List.of(), r.attempts().stream().filter(a -> "FAILED".equals(a.state()))
         .map(RunRecord.AttemptRecord::attemptId).toList(), "no attempt failed");
+    // what HDFS did with them, counted by the heal at the job's end: read and replaced, or left as they were
+    int made = f.detail().get("corruptedBlocks").split(",").length;
+    assertEquals(made, Integer.parseInt(f.detail().get("replicasDeleted"))
+        + Integer.parseInt(f.detail().get("replicasLeftCorrupt")), f.detail().toString());
   }
 
   /**

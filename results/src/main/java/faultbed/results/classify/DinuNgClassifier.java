@@ -470,6 +470,7 @@ public final class DinuNgClassifier {
       if (!timedOut.isEmpty()) {
         amClockLine();
       }
+      corruptReplicaLines();
       List<RunRecord.AmAttempt> ams = r.amAttempts();
       if (ams.size() > 1 && ams.get(1).startMs() != null && ams.get(1).startMs() >= tf) {
         mechanisms.add(Mechanism.AM_RESTARTED);
@@ -574,6 +575,38 @@ public final class DinuNgClassifier {
           evidence.add(String.format(Locale.ROOT, "the AM ran on node %d, whose clock the %s ran x%s from %s: its task"
               + " timeouts read the time of day, which ran that much faster; the times of its history are on that"
               + " clock", amNode, f.kind(), speed, s(f.injectedMs())));
+        }
+      }
+    }
+
+    /**
+     * What HDFS did with the replicas a corrupt-replica fault damaged, as its heal found them: those
+     * the DataNode had deleted were read, reported and replaced; the rest nobody read.
+     */
+    private void corruptReplicaLines() {
+      for (RunRecord.FaultEvent f : r.faults()) {
+        String blocks = f.detail().get("corruptedBlocks");
+        String deleted = f.detail().get("replicasDeleted");
+        if (blocks == null || f.injectedMs() == null) {
+          continue;
+        }
+        int made = blocks.isEmpty() ? 0 : blocks.split(",").length;
+        if (made == 0) {
+          evidence.add(String.format(Locale.ROOT, "node %d held no replica of the job's input: nothing was corrupted",
+              f.node()));
+        } else if (deleted == null) {
+          evidence.add(String.format(Locale.ROOT, "%d replica(s) of the job's input corrupted on node %d; what HDFS"
+              + " did with them is not recorded (the fault was not healed)", made, f.node()));
+        } else {
+          int gone = Integer.parseInt(deleted);
+          if (gone > 0) {
+            mechanisms.add(Mechanism.CORRUPT_REPLICA_REPLACED);
+          }
+          evidence.add(String.format(Locale.ROOT, "%d of %d corrupted replica(s) on node %d were found by a reader's"
+                  + " checksum check and replaced: the NameNode had a good copy made and the DataNode delete them"
+                  + " (gone by the heal%s)%s", gone, made, f.node(), f.healedMs() == null ? "" : " at " + s(f.healedMs()),
+              made - gone == 0 ? ""
+                  : String.format(Locale.ROOT, "; %d left corrupt: no reader read them", made - gone)));
         }
       }
     }

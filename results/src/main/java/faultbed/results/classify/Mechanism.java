@@ -18,6 +18,11 @@ public enum Mechanism {
   TASK_FAILED_ON_NODE("attempts failed on the node"),
   /** The AM stopped asking for the node after mapreduce.job.maxtaskfailures.per.tracker failures there. */
   NODE_BLACKLISTED("node blacklisted by the AM"),
+  /**
+   * A corrupt replica found by a reader's checksum check, reported to the NameNode, which had a good
+   * copy made elsewhere and the bad one deleted: HDFS's own path, which the job does not see.
+   */
+  CORRUPT_REPLICA_REPLACED("corrupt replica reported and replaced"),
   /** A lost output declared lost by reducers' reports before expiry, re-run only after it. */
   DECLARED_LOST_BY_REPORTS("declared lost by reports, re-run after expiry");
 

@@ -522,6 +522,26 @@ class DinuNgClassifierTest {
         + " container token had expired by the node's clock, ahead of the ResourceManager's"), evidence(refused));
   }
 
+  /** Corrupt replicas of the input: those a reader found were replaced by HDFS, which the job never saw. */
+  @Test
+  void corruptReplicasAreNamedByWhatHdfsDidWithThem() {
+    Classification c = DinuNgClassifier.classify(fourMapsTwoReducers().fault("corrupt-replica", 2, 0, Map.of(
+            "corruptedBlocks", "blk_1,blk_2,blk_3", "replicasDeleted", "2", "replicasLeftCorrupt", "1"))
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000).build());
+    assertEquals(DinuNgGroup.NO_NODE_FAILURE, c.group(), evidence(c));
+    assertEquals(Recovery.NONE_NEEDED, c.recovery(), evidence(c));
+    assertEquals(List.of(Mechanism.CORRUPT_REPLICA_REPLACED), c.mechanisms(), evidence(c));
+    assertTrue(evidence(c).contains("2 of 3 corrupted replica(s) on node 2 were found by a reader's checksum check and"
+        + " replaced: the NameNode had a good copy made and the DataNode delete them (gone by the heal); 1 left"
+        + " corrupt: no reader read them"), evidence(c));
+
+    Classification none = DinuNgClassifier.classify(fourMapsTwoReducers().fault("corrupt-replica", 2, 0, Map.of(
+        "corruptedBlocks", "", "replicasDeleted", "0", "replicasLeftCorrupt", "0"))
+        .reduce(0, 0, 0, 12_000, 50_000, "SUCCEEDED").finished(52_000).build());
+    assertTrue(none.mechanisms().isEmpty(), evidence(none));
+    assertTrue(evidence(none).contains("node 2 held no replica of the job's input"), evidence(none));
+  }
+
   /** A full disk the NodeManager's disk checker noticed: the node said it was unhealthy, and is read as a node failure. */
   @Test
   void aNodeThatReportedItselfUnhealthyUnderADiskFaultIsANodeFailureAndSaysWhy() {
