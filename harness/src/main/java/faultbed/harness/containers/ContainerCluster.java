@@ -147,7 +147,7 @@ public final class ContainerCluster extends ProcessNodeCluster<String, Container
     // containers launched by the NodeManager find Java through JAVA_HOME
     return node.container().start(List.of("sh", "-c",
         "JAVA_HOME=$(dirname $(dirname $(readlink -f $(command -v java)))) && export JAVA_HOME && "
-            + HarnessDaemons.nodeCommand("java", dir).get(2)),
+            + HarnessDaemons.nodeCommand("java", dir, node.ownClock()).get(2)),
         user, Map.of("HADOOP_USER_NAME", System.getProperty("user.name")));
   }
 

@@ -41,7 +41,9 @@ public final class ContainersBackend extends Backend {
   public Set<Capability> needs(Mechanism mechanism) {
     return switch (mechanism) {
       case DROP_RST, DELAY, REORDER, LOSE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
-      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT, NODE_DISK, NODE_CLOCK, DUPLICATE, REPLICA_FILES -> Set.of(); // link pulled, tc in the container, Docker's limits; refused
+      // link pulled, tc in the container, Docker's limits; the node's folder mounted at its own path (its
+      // clock file, its DataNode's blocks); refused
+      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT, NODE_DISK, NODE_CLOCK, DUPLICATE, REPLICA_FILES -> Set.of();
     };
   }
 
@@ -53,11 +55,7 @@ public final class ContainersBackend extends Backend {
       // a disk mounted again after its failure would not reach the container, which keeps the dead mount
       case NODE_DISK -> Optional.of("the containers backend gives nodes no disks of their own (a disk mounted again"
           + " on the host does not reach a running container); use cluster.backend \"namespace\"");
-      case REPLICA_FILES -> Optional.of("the containers backend's DataNodes keep their blocks inside their"
-          + " containers; use cluster.backend \"namespace\"");
       case DUPLICATE -> Optional.of("the containers backend does not duplicate packets yet; use cluster.backend"
-          + " \"namespace\"");
-      case NODE_CLOCK -> Optional.of("the containers backend gives no node a clock of its own yet; use cluster.backend"
           + " \"namespace\"");
       default -> Optional.empty();
     };

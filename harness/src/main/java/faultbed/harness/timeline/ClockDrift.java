@@ -20,7 +20,7 @@ public record ClockDrift(Target target, double speed, Duration duration) impleme
       .does("the node's clock running fast or slow", "the node's wall clock of its own (`cluster.clocks`) running"
           + " `speed` times as fast as true time (2: a minute gained each minute; 0.5: half lost) from the start,"
           + " stepped back to the true time when healed; a container started meanwhile drifts from its own start."
-          + " namespace backend")
+          + " namespace and containers backends")
       .param(FaultKind.Param.required("speed", FaultKind.Form.FACTOR, "`speed` (`2`, `0.5`)")
           .noted("how many times as fast as true time the clock runs (not 1)"))
       .made((target, lasts, p) -> new ClockDrift(target, p.factor("speed")

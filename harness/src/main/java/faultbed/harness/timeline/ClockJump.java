@@ -23,7 +23,7 @@ public record ClockJump(Target target, Duration by, Duration duration) implement
           + " of its own (`cluster.clocks`) stepped by `by` (`\"+15m\"` ahead, `\"-15m\"` back) in its daemons and"
           + " containers alike (libfaketime), stepped back when healed; the monotonic clock runs on. An AM whose"
           + " clock jumps past `mapreduce.task.timeout` fails its running attempts; a NodeManager ahead by a"
-          + " container token's life (10 min) refuses containers. namespace backend")
+          + " container token's life (10 min) refuses containers. namespace and containers backends")
       .param(FaultKind.Param.required("by", FaultKind.Form.OFFSET, "`by` (`\"+15m\"`, `\"-90s\"`)")
           .noted("how far the clock is stepped: a sign, a number and a unit"))
       .made((target, lasts, p) -> new ClockJump(target, p.offset("by")

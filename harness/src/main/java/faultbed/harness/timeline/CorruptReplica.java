@@ -38,7 +38,7 @@ public record CorruptReplica(Target target, Integer blocks, Duration duration) i
           + " blocks (all, or the first `blocks`) corrupted in place: bytes in the middle of each block file inverted."
           + " A reader's checksum check fails, it reports the replica to the NameNode and reads another; the NameNode"
           + " re-replicates the block and has the bad replica deleted. A replica nobody reads stays corrupt. The heal"
-          + " writes back what is still there. namespace backend; fire it before the maps read (`at` \"0s\")")
+          + " writes back what is still there. namespace and containers backends; fire it before the maps read (`at` \"0s\")")
       .param(FaultKind.Param.optional("blocks", FaultKind.Form.COUNT, "`blocks` (all)")
           .noted("how many of the input's blocks on the node, in file order (default: all)"))
       .made((target, lasts, p) -> new CorruptReplica(target, p.count("blocks", 1).orElse(null), lasts),

@@ -2,12 +2,15 @@ package faultbed.harness.containers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.faults.DockerEngine;
 import faultbed.harness.daemons.NodeFailureChecks;
 import faultbed.harness.junit.Faultbed;
 import faultbed.harness.junit.Recorder;
+import faultbed.harness.timeline.ClockJump;
+import faultbed.harness.timeline.CorruptReplica;
 import faultbed.harness.timeline.Freeze;
 import faultbed.harness.timeline.JobEvent;
 import faultbed.harness.timeline.NodeCrash;
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * and inside the containers. Faults fire when every map is done and reducers must fetch from the
  * failed node.
  */
-@Faultbed(backend = "containers", nodes = 4, hadoop = {
+@Faultbed(backend = "containers", nodes = 4, clocks = true, hadoop = {
     "mapreduce.job.reduce.slowstart.completedmaps=1.0",
     "yarn.nm.liveness-monitor.expiry-interval-ms=30000",
     "yarn.client.nodemanager-connect.max-wait-ms=10000",
@@ -53,6 +56,34 @@ class ContainerClusterTest {
     for (ContainerNode n : cluster.nodes()) {
       assertTrue(n.address().startsWith("198.18.") || n.address().startsWith("198.19."), "own network: " + n.address());
     }
+  }
+
+  /**
+   * A node's clock reaches into its container: its NodeManager, 15 min ahead of the ResourceManager,
+   * refuses container starts (their tokens expired by its clock), as on the namespace backend.
+   */
+  @Test
+  void aNodeManagerWhoseClockIsAheadRefusesContainers(ContainerCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(Workloads.synthetic(16, 1).withMapMillis(4_000), Timeline
+        .when(JobEvent.mapsRunning(2)).inject(new ClockJump(Target.mostMaps().sparingApplicationMaster(),
+            Duration.ofMinutes(15), Duration.ofSeconds(40)))));
+    RunRecord.FaultEvent jump = r.faults().get(0);
+    assertNotNull(jump.injectedMs(), "made: " + r.notes());
+    assertTrue(r.attempts().stream().anyMatch(a -> "FAILED".equals(a.state()) && a.error() != null
+        && a.error().contains("This token is expired") && a.node() != null && a.node() == jump.node()),
+        "a container start refused on the jumped node: " + r.attempts());
+    assertTrue(r.job().succeeded(), r.job().toString());
+  }
+
+  /** The DataNodes' blocks are in the node folders the containers mount: corrupt replicas are made from the host. */
+  @Test
+  void aJobReadsAroundCorruptReplicasOfItsInput(ContainerCluster cluster, Recorder recorder) {
+    RunRecord r = recorder.save(cluster.run(SORT, Timeline.at(Duration.ZERO)
+        .inject(new CorruptReplica(Target.node(2), null, null))));
+    RunRecord.FaultEvent f = r.faults().get(0);
+    assertNotNull(f.injectedMs(), "made: " + r.notes());
+    assertFalse(f.detail().get("corruptedBlocks").isEmpty(), "node 2 held input blocks: " + f.detail());
+    assertTrue(r.job().succeeded(), r.job().toString());
   }
 
   /**
