@@ -138,6 +138,26 @@ public final class Iptables {
   }
 
   /**
+   * Each TCP packet leaving by the node's link ({@code eth0}) for one of {@code hosts} sent twice
+   * with {@code probability}: a copy to its own destination, one rule per host, as a link that
+   * duplicates frames. TCP takes the second copy of a segment as a duplicate (a D-SACK) and drops it.
+   */
+  public Installed duplicate(String runId, List<String> hosts, double probability) {
+    List<Installed> parts = new ArrayList<>();
+    try {
+      for (String h : hosts) {
+        List<String> match = new ArrayList<>(List.of("-o", "eth0", "-d", h));
+        match.addAll(randomly(probability));
+        parts.add(copies(runId, match, h));
+      }
+    } catch (RuntimeException e) {
+      Installed.all(parts).heal();
+      throw e;
+    }
+    return Installed.all(parts);
+  }
+
+  /**
    * iptables' statistic match for a share of packets, chosen at random per packet. The kernel keeps
    * the probability as a 32-bit fraction: nine decimals say it as closely as it can be kept.
    */

@@ -48,10 +48,11 @@ public interface NetworkFaults {
   Installed dropRandomly(String runId, List<Integer> ports, double probability);
 
   /**
-   * A share of the TCP packets the node sends, sent twice. Made only on a node's own link (the
-   * namespace backend); the scenario reader refuses it where it is not.
+   * A share of the TCP packets the node sends to {@code hosts} (the cluster's other hosts), sent
+   * twice. Made only on a node's own link (namespace, containers); the scenario reader refuses it
+   * where it is not.
    */
-  default Installed duplicate(String runId, List<Integer> ports, double probability) {
+  default Installed duplicate(String runId, List<String> hosts, double probability) {
     throw new UnsupportedOperationException(name() + " networks do not duplicate packets");
   }
 

@@ -361,6 +361,11 @@ public final class NodeContainer {
       public Installed cut(String runId, List<String> addresses, boolean inbound, boolean outbound) {
         return hostRules().cut(runId, addresses, inbound, outbound);
       }
+
+      @Override
+      public Installed duplicate(String runId, List<String> hosts, double probability) {
+        return hostRules().duplicate(runId, hosts, probability);
+      }
     };
   }
 

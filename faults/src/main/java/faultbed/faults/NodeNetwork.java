@@ -184,34 +184,6 @@ public final class NodeNetwork implements AutoCloseable {
     return Installed.all(List.of(rules.drop(runId, "OUTPUT", out), rules.drop(runId, "INPUT", in)));
   }
 
-  /**
-   * Each TCP packet the node sends on its link sent twice with {@code probability}: a copy to the
-   * packet's own destination (iptables' TEE), one rule per host of the cluster (the master and every
-   * other node), as a link that duplicates frames. TCP takes the second copy of a segment as a
-   * duplicate (a D-SACK) and drops it.
-   */
-  public Installed duplicate(NodeNamespace node, String runId, double probability) {
-    List<String> hosts = new ArrayList<>(List.of(hostAddress()));
-    for (NodeNamespace n : nodes()) {
-      if (!n.address().equals(node.address())) {
-        hosts.add(n.address());
-      }
-    }
-    Iptables rules = rules(node);
-    List<Installed> parts = new ArrayList<>();
-    try {
-      for (String h : hosts) {
-        List<String> match = new ArrayList<>(List.of("-o", "eth0", "-d", h));
-        match.addAll(Iptables.randomly(probability));
-        parts.add(rules.copies(runId, match, h));
-      }
-    } catch (RuntimeException e) {
-      Installed.all(parts).heal();
-      throw e;
-    }
-    return Installed.all(parts);
-  }
-
   /** Packet filter rules in the node's own namespace. */
   private Iptables rules(NodeNamespace node) {
     return Iptables.namespace(namespace(node), ledger.owner());
@@ -268,8 +240,8 @@ public final class NodeNetwork implements AutoCloseable {
       }
 
       @Override
-      public Installed duplicate(String runId, List<Integer> ports, double probability) {
-        return NodeNetwork.this.duplicate(node, runId, probability);
+      public Installed duplicate(String runId, List<String> hosts, double probability) {
+        return rules(node).duplicate(runId, hosts, probability);
       }
 
       /** Rules in the node's own namespace: they go with it. */

@@ -176,9 +176,9 @@ class NodeNetworkTest {
   @Test
   void aDuplicatingNodesCopiesReachTheReceiverUntilHealed() throws Exception {
     NodeNetwork.NodeNamespace a = net.add(0);
-    net.add(1); // a peer: one rule per host of the cluster
+    NodeNetwork.NodeNamespace peer = net.add(1); // one rule per host of the cluster
     serve(a, 7104, "firehose");
-    Installed dup = net.duplicate(a, "run-1", 0.3);
+    Installed dup = net.faults(a).duplicate("run-1", List.of(net.hostAddress(), peer.address()), 0.3);
     long before = dsacksReceived(a);
     double got = Firehose.bytesPerSecond(a.address(), 7104, Duration.ofSeconds(1), Duration.ofMillis(100));
     long during = dsacksReceived(a) - before;

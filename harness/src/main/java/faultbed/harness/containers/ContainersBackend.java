@@ -40,10 +40,10 @@ public final class ContainersBackend extends Backend {
   @Override
   public Set<Capability> needs(Mechanism mechanism) {
     return switch (mechanism) {
-      case DROP_RST, DELAY, REORDER, LOSE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
+      case DROP_RST, DELAY, REORDER, LOSE, DUPLICATE, PARTITION, NODE_DAEMON -> mechanism.byKernel();
       // link pulled, tc in the container, Docker's limits; the node's folder mounted at its own path (its
       // clock file, its DataNode's blocks); refused
-      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT, NODE_DISK, NODE_CLOCK, DUPLICATE, REPLICA_FILES -> Set.of();
+      case SILENCE, SHAPE, CPU_LIMIT, IO_LIMIT, MEMORY_LIMIT, NODE_DISK, NODE_CLOCK, REPLICA_FILES -> Set.of();
     };
   }
 
@@ -55,8 +55,6 @@ public final class ContainersBackend extends Backend {
       // a disk mounted again after its failure would not reach the container, which keeps the dead mount
       case NODE_DISK -> Optional.of("the containers backend gives nodes no disks of their own (a disk mounted again"
           + " on the host does not reach a running container); use cluster.backend \"namespace\"");
-      case DUPLICATE -> Optional.of("the containers backend does not duplicate packets yet; use cluster.backend"
-          + " \"namespace\"");
       default -> Optional.empty();
     };
   }

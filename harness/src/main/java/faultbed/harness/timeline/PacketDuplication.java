@@ -14,14 +14,14 @@ import java.util.Optional;
  * duplicates frames: iptables' TEE target sends a copy of it to its own destination. TCP takes a
  * second copy of a segment as a duplicate (answering with a D-SACK) and of an ACK as a duplicate
  * ACK; three of those in a row read as a loss, and the sender retransmits and halves its window.
- * On the namespace backend, the node's whole link.
+ * On the namespace and containers backends, the node's whole link.
  */
 public record PacketDuplication(Target target, double probability, Duration duration) implements PortFault {
   public static final FaultKind KIND = FaultKind.kind("packet-duplication", FaultEffect.NONE)
       .does("a share of the node's packets sent twice", "each TCP packet the node sends on its link sent twice with a"
           + " probability (iptables' TEE copies it to its own destination), as a link that duplicates frames; TCP"
-          + " drops the copies (D-SACK), and enough duplicate ACKs in a row read as a loss. namespace backend; not on"
-          + " the Toxiproxy backend, which relays streams")
+          + " drops the copies (D-SACK), and enough duplicate ACKs in a row read as a loss. namespace and containers"
+          + " backends; not on the Toxiproxy backend, which relays streams")
       .param(FaultKind.Param.required("probability", FaultKind.Form.PROBABILITY, "`probability` (`0.05` or `\"5%\"`)"))
       .made((target, lasts, p) -> new PacketDuplication(target,
           p.probability("probability").orElseThrow(() -> p.invalid("probability", PacketLoss.PROBABILITY)), lasts),
@@ -62,8 +62,14 @@ public record PacketDuplication(Target target, double probability, Duration dura
         : cluster.backend().refuses(Backend.Mechanism.DUPLICATE).map(why -> new Unsupported("kind", why));
   }
 
+  /** To the master and every other node: the cluster's hosts the node sends to. */
   @Override
   public Installed apply(Node node, List<Integer> ports, FaultContext context) {
-    return context.network(node).duplicate(context.runId(), ports, probability);
+    List<String> hosts = new java.util.ArrayList<>();
+    if (context.master() != null) {
+      hosts.add(context.master());
+    }
+    context.nodes().stream().filter(n -> n.index() != node.index()).map(Node::address).forEach(hosts::add);
+    return context.network(node).duplicate(context.runId(), hosts, probability);
   }
 }
