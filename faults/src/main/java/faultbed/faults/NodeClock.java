@@ -42,6 +42,9 @@ public final class NodeClock {
   private final Path file;
   private final Path agentJar;
   private String moved; // what moves it now, or null
+  /** Every setting that moved it, with when (the machine's epoch ms) it began and ended; the last may be on. */
+  private final java.util.List<long[]> periods = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.List<NodeTime.Setting> settings = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private NodeClock(Path file, Path agentJar) {
     this.file = file;
@@ -126,12 +129,30 @@ public final class NodeClock {
     }
     moved = what;
     write(setting);
+    long[] period = {System.currentTimeMillis(), Long.MAX_VALUE};
+    settings.add(setting);
+    periods.add(period);
     return () -> {
       synchronized (this) {
         write(NodeTime.Setting.TRUE);
         moved = null;
+        period[1] = Math.min(period[1], System.currentTimeMillis());
       }
     };
+  }
+
+  /**
+   * How far ahead of the machine's (negative: behind) the node's clock was at {@code epochMs}, the
+   * machine's time: what a fault had moved it by then, 0 where none had.
+   */
+  public long aheadAt(long epochMs) {
+    for (int i = periods.size() - 1; i >= 0; i--) {
+      long[] p = periods.get(i);
+      if (epochMs >= p[0] && epochMs < p[1]) {
+        return settings.get(i).at(epochMs) - epochMs;
+      }
+    }
+    return 0;
   }
 
   /** What the file says now: "true", "offset MS" or "drift SPEED SINCE". */

@@ -134,6 +134,24 @@ class NodeClockTest {
   }
 
   @Test
+  void theClockSaysHowFarAheadItWasAtAnyTime() throws Exception {
+    long before = System.currentTimeMillis();
+    Installed jump = clock.jump(Duration.ofMinutes(2));
+    long during = System.currentTimeMillis();
+    assertEquals(120_000, clock.aheadAt(during));
+    Thread.sleep(5); // the heal a few ms after "during", on the machine's clock
+    jump.heal();
+    long after = System.currentTimeMillis() + 1;
+    assertEquals(0, clock.aheadAt(before - 1), "before the jump");
+    assertEquals(120_000, clock.aheadAt(during), "during it, after the heal too");
+    assertEquals(0, clock.aheadAt(after), "after the heal");
+    Installed drift = clock.drift(3);
+    long start = System.currentTimeMillis();
+    assertEquals(2_000, clock.aheadAt(start + 1_000), 100, "two seconds gained in one (from the write, just before)");
+    drift.heal();
+  }
+
+  @Test
   void aSettingReadsAsTheNodesTime() {
     assertEquals(1_000, NodeTime.Setting.parse("true").at(1_000));
     assertEquals(61_000, NodeTime.Setting.parse("offset 60000\n").at(1_000));

@@ -87,9 +87,12 @@ public final class RecordAssembly {
      * The outcome the history file states, over what the client saw (it may have lost the AM); its
      * end, which the last AM wrote on its host's clock, on the harness's. Where that end is further
      * than {@link #CLOCK_OFF_MS} from when the harness saw the job end, the AM's clock was off (a
-     * clock fault on its node): the harness's sighting is the job's end, and {@code notes} say so.
+     * clock fault on its node): what the fault had moved that clock by then ({@code amAheadAt}, for a
+     * time on the harness's epoch) is taken off where it accounts for the gap, else the harness's
+     * sighting is the job's end; {@code notes} say which.
      */
-    RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch, List<String> notes) {
+    RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch, List<String> notes,
+        java.util.function.LongUnaryOperator amAheadAt) {
       if (last == null) {
         return client;
       }
@@ -97,9 +100,16 @@ public final class RecordAssembly {
       if (last.getFinishTime() > 0) {
         long written = last.getFinishTime() - lastAmClock - submitEpoch;
         if (finished != null && Math.abs(written - finished) > CLOCK_OFF_MS) {
+          long ahead = amAheadAt.applyAsLong(submitEpoch + finished);
+          boolean accounted = ahead != 0 && Math.abs(written - ahead - finished) <= CLOCK_OFF_MS;
           notes.add(String.format(java.util.Locale.ROOT, "the AM's history puts the job's end at %.1f s, %.1f s from"
-              + " when the harness saw it end: the AM's clock was off; the job's time is the harness's, its attempts'"
-              + " times are on the AM's clock", written / 1000.0, (written - finished) / 1000.0));
+              + " when the harness saw it end: the AM's clock was off%s; its attempts' times are on the AM's clock",
+              written / 1000.0, (written - finished) / 1000.0, accounted ? String.format(java.util.Locale.ROOT,
+                  ", %.1f s ahead by a clock fault on its node, taken off the job's end", ahead / 1000.0)
+                  : "; the job's end is when the harness saw it"));
+          if (accounted) {
+            finished = written - ahead;
+          }
         } else {
           finished = written;
         }

@@ -240,7 +240,12 @@ public final class RunExecutor {
       nodeInfos.stream().filter(n -> n.clock() != null).forEach(n -> clocks.put(n.index(), n.clock().offsetMs()));
       RecordAssembly.History written = RecordAssembly.history(conf, job, w.outcome(), w.submitEpoch(), locator, logDirs, clocks,
           l.keptStaging(), notes);
-      RunRecord.JobOutcome outcome = written.outcome(w.outcome(), w.submitEpoch(), notes);
+      // a clock fault on the AM's node moved the times its history holds
+      java.util.function.LongUnaryOperator amAheadAt = t -> written.amAttempts().isEmpty()
+          || written.amAttempts().get(written.amAttempts().size() - 1).node() == null ? 0
+          : cluster.node(written.amAttempts().get(written.amAttempts().size() - 1).node()).ownClock()
+              .map(c -> c.aheadAt(t)).orElse(0L);
+      RunRecord.JobOutcome outcome = written.outcome(w.outcome(), w.submitEpoch(), notes, amAheadAt);
       RunRecord.OutputCheck outputCheck;
       if (!outcome.succeeded()) {
         outputCheck = new RunRecord.OutputCheck("none", false, "not checked: the job did not succeed");
