@@ -130,7 +130,7 @@ public record ClusterSpec(int nodes, int nodeMemoryMb, int nodeVcores, int conta
   }
 
   /**
-   * Each node with a wall clock of its own (libfaketime in its daemons and containers), which clock
+   * Each node with a wall clock of its own (faultbed's clock agent in its JVMs), which clock
    * faults jump or make drift; without it every node reads the machine's clock.
    */
   public ClusterSpec withClocks(boolean own) {

@@ -21,7 +21,7 @@ public record ClockJump(Target target, Duration by, Duration duration) implement
   public static final FaultKind KIND = FaultKind.kind("clock-jump", FaultEffect.NONE)
       .does("the node's clock stepped ahead or back, every process of the node reading it", "the node's wall clock"
           + " of its own (`cluster.clocks`) stepped by `by` (`\"+15m\"` ahead, `\"-15m\"` back) in its daemons and"
-          + " containers alike (libfaketime), stepped back when healed; the monotonic clock runs on. An AM whose"
+          + " containers alike (faultbed's clock agent), stepped back when healed; the monotonic clock runs on. An AM whose"
           + " clock jumps past `mapreduce.task.timeout` fails its running attempts; a NodeManager ahead by a"
           + " container token's life (10 min) refuses containers. namespace and containers backends")
       .param(FaultKind.Param.required("by", FaultKind.Form.OFFSET, "`by` (`\"+15m\"`, `\"-90s\"`)")
