@@ -85,11 +85,11 @@ public final class RecordAssembly {
   record History(JobInfo last, List<RunRecord.AmAttempt> amAttempts, List<AttemptRecord> attempts, long lastAmClock) {
     /**
      * The outcome the history file states, over what the client saw (it may have lost the AM); its
-     * end, which the last AM wrote on its host's clock, on the harness's. Where that end is further
-     * than {@link #CLOCK_OFF_MS} from when the harness saw the job end, the AM's clock was off (a
-     * clock fault on its node): what the fault had moved that clock by then ({@code amAheadAt}, for a
-     * time on the harness's epoch) is taken off where it accounts for the gap, else the harness's
-     * sighting is the job's end; {@code notes} say which.
+     * end, which the last AM wrote on its host's clock, on the harness's. Where a clock fault had
+     * moved the AM's clock at the job's end ({@code amAheadAt}, for a time on the harness's epoch; 0
+     * where none had), the move is taken off the end the history states if it accounts for the gap
+     * to when the harness saw the job end (within {@link #CLOCK_OFF_MS}), else the harness's
+     * sighting is the end; {@code notes} say which.
      */
     RunRecord.JobOutcome outcome(RunRecord.JobOutcome client, long submitEpoch, List<String> notes,
         java.util.function.LongUnaryOperator amAheadAt) {
@@ -99,26 +99,23 @@ public final class RecordAssembly {
       Long finished = client.finishedMs();
       if (last.getFinishTime() > 0) {
         long written = last.getFinishTime() - lastAmClock - submitEpoch;
-        if (finished != null && Math.abs(written - finished) > CLOCK_OFF_MS) {
-          long ahead = amAheadAt.applyAsLong(submitEpoch + finished);
-          boolean accounted = ahead != 0 && Math.abs(written - ahead - finished) <= CLOCK_OFF_MS;
-          notes.add(String.format(java.util.Locale.ROOT, "the AM's history puts the job's end at %.1f s, %.1f s from"
-              + " when the harness saw it end: the AM's clock was off%s; its attempts' times are on the AM's clock",
-              written / 1000.0, (written - finished) / 1000.0, accounted ? String.format(java.util.Locale.ROOT,
-                  ", %.1f s ahead by a clock fault on its node, taken off the job's end", ahead / 1000.0)
-                  : "; the job's end is when the harness saw it"));
-          if (accounted) {
-            finished = written - ahead;
-          }
-        } else {
+        long ahead = finished == null ? 0 : amAheadAt.applyAsLong(submitEpoch + finished);
+        if (ahead == 0) {
           finished = written;
+        } else {
+          boolean accounted = Math.abs(written - ahead - finished) <= CLOCK_OFF_MS;
+          notes.add(String.format(java.util.Locale.ROOT, "the AM's history puts the job's end at %.1f s, on a clock"
+                  + " %.1f s ahead by a clock fault on its node: %s; its attempts' times are on the AM's clock",
+              written / 1000.0, ahead / 1000.0, accounted ? "taken off the job's end"
+                  : "the job's end is when the harness saw it, the move not accounting for the gap"));
+          finished = accounted ? written - ahead : finished;
         }
       }
       return new RunRecord.JobOutcome(client.jobId(), last.getJobStatus(), "SUCCEEDED".equals(last.getJobStatus()),
           submitEpoch, finished, (int) last.getTotalMaps(), (int) last.getTotalReduces(), client.diagnostics());
     }
 
-    /** How far the AM's end may lie from the harness's sighting of it (the client polls every few seconds at most). */
+    /** How far the AM's end, the move taken off, may lie from the harness's sighting of it (its polls, a few seconds). */
     static final long CLOCK_OFF_MS = 10_000;
   }
 
