@@ -1,12 +1,14 @@
 package faultbed.harness.ns;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import faultbed.harness.junit.Faultbed;
 import faultbed.harness.junit.Recorder;
 import faultbed.harness.timeline.JobEvent;
+import faultbed.harness.timeline.PacketDuplication;
 import faultbed.harness.timeline.Partition;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * replica: with three, every block's write pipeline runs between the workers too and stalls across
  * the partition (a job's history file among them), and these tests are about YARN's and the
  * shuffle's paths. A reducer reports a host it cannot connect to after more than
- * {@code max-host-failures} failures, each a connect timeout and a growing penalty: two here.
+ * {@code max-host-failures} failures, each a connect timeout and a growing penalty: two here. And
+ * a node whose link duplicates what it sends, which TCP absorbs.
  */
 @Faultbed(backend = "namespace", nodes = 3, hadoop = {
     "dfs.replication=1",
@@ -70,5 +73,30 @@ class PartitionClusterTest {
     assertTrue(r.fetchFailures().stream().anyMatch(f -> f.mapNode() != null && f.mapNode() == cut.node()),
         "reducers report they cannot fetch from it: " + r.fetchFailures() + " " + r.notes());
     assertTrue(r.job().succeeded(), r.job().toString());
+  }
+
+  /**
+   * A node whose link duplicates what it sends, while reducers fetch its map outputs: TCP drops
+   * the copies (its peers answer with D-SACKs, which the node's own stack counts) and the job never
+   * knows.
+   */
+  @Test
+  void aDuplicatingNodesCopiesAreDroppedByTcpAndTheJobNeverKnows(NamespaceCluster cluster, Recorder recorder)
+      throws java.io.IOException {
+    RunRecord r = recorder.save(cluster.run(SORT, Timeline.when(JobEvent.mapsCompleted(6)).inject(
+        new PacketDuplication(Target.holdingMapOutputs().sparingApplicationMaster(), 0.3, null))));
+    RunRecord.FaultEvent dup = r.faults().get(0);
+    assertNotNull(dup.injectedMs(), "made: " + r.notes());
+    assertTrue(r.job().succeeded(), r.job().toString());
+    assertEquals(List.of(), r.attempts().stream().filter(a -> "FAILED".equals(a.state()))
+        .map(RunRecord.AttemptRecord::attemptId).toList(), "no attempt failed");
+    NamespaceNode n = cluster.nodes().get(dup.node());
+    Process cat = new ProcessBuilder(faultbed.faults.NodeNetwork.inside(n.namespace(), List.of("cat", "/proc/net/netstat")))
+        .start();
+    List<String> netstat = new String(cat.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+        .lines().filter(l -> l.startsWith("TcpExt:")).toList();
+    List<String> names = List.of(netstat.get(0).split("\\s+"));
+    long dsacks = Long.parseLong(netstat.get(1).split("\\s+")[names.indexOf("TCPDSACKRecv")]);
+    assertTrue(dsacks > 10, dsacks + " D-SACKs received by the duplicating node");
   }
 }
