@@ -66,7 +66,7 @@ class ClockFaultClusterTest {
       Recorder recorder) {
     RunRecord r = recorder.save(cluster.run(Workloads.synthetic(16, 1).withMapMillis(4_000), Timeline
         .when(JobEvent.mapsRunning(2)).inject(new ClockJump(Target.mostMaps().sparingApplicationMaster(),
-            Duration.ofMinutes(15), Duration.ofSeconds(40)))));
+            Duration.ofMinutes(15), null)))); // until the job ends: on a loaded machine the next wave may come late
     RunRecord.FaultEvent jump = r.faults().get(0);
     assertNotNull(jump.injectedMs(), "made: " + r.notes());
     List<RunRecord.AttemptRecord> refused = failedWith(r, "This token is expired");
