@@ -43,8 +43,10 @@ public final class NodeClock {
   private final Path agentJar;
   private String moved; // what moves it now, or null
   /** Every setting that moved it, with when (the machine's epoch ms) it began and ended; the last may be on. */
-  private final java.util.List<long[]> periods = new java.util.concurrent.CopyOnWriteArrayList<>();
-  private final java.util.List<NodeTime.Setting> settings = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final java.util.List<Moved> moves = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** A setting in force from {@code from} until {@code until} (Long.MAX_VALUE while on). */
+  private record Moved(NodeTime.Setting setting, long from, java.util.concurrent.atomic.AtomicLong until) {}
 
   private NodeClock(Path file, Path agentJar) {
     this.file = file;
@@ -129,14 +131,13 @@ public final class NodeClock {
     }
     moved = what;
     write(setting);
-    long[] period = {System.currentTimeMillis(), Long.MAX_VALUE};
-    settings.add(setting);
-    periods.add(period);
+    Moved m = new Moved(setting, System.currentTimeMillis(), new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE));
+    moves.add(m);
     return () -> {
       synchronized (this) {
         write(NodeTime.Setting.TRUE);
         moved = null;
-        period[1] = Math.min(period[1], System.currentTimeMillis());
+        m.until().accumulateAndGet(System.currentTimeMillis(), Math::min);
       }
     };
   }
@@ -146,10 +147,10 @@ public final class NodeClock {
    * machine's time: what a fault had moved it by then, 0 where none had.
    */
   public long aheadAt(long epochMs) {
-    for (int i = periods.size() - 1; i >= 0; i--) {
-      long[] p = periods.get(i);
-      if (epochMs >= p[0] && epochMs < p[1]) {
-        return settings.get(i).at(epochMs) - epochMs;
+    for (int i = moves.size() - 1; i >= 0; i--) {
+      Moved m = moves.get(i);
+      if (epochMs >= m.from() && epochMs < m.until().get()) {
+        return m.setting().at(epochMs) - epochMs;
       }
     }
     return 0;

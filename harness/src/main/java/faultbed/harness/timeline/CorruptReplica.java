@@ -69,10 +69,8 @@ public record CorruptReplica(Target target, Integer blocks, Duration duration) i
 
   @Override
   public Injection inject(Node node, FaultContext context) {
-    List<String> names = context.input().blocksOn(node.address());
-    if (blocks != null && names.size() > blocks) {
-      names = names.subList(0, blocks);
-    }
+    List<String> onNode = context.input().blocksOn(node.address());
+    List<String> names = blocks != null && onNode.size() > blocks ? onNode.subList(0, blocks) : onNode;
     Map<String, String> detail = new LinkedHashMap<>();
     List<Installed> made = new ArrayList<>();
     List<String> corrupted = new ArrayList<>();
@@ -95,7 +93,7 @@ public record CorruptReplica(Target target, Integer blocks, Duration duration) i
       Installed.all(made).heal();
       throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
     }
-    detail.put("inputBlocksOnNode", Integer.toString(context.input().blocksOn(node.address()).size()));
+    detail.put("inputBlocksOnNode", Integer.toString(onNode.size()));
     detail.put("corruptedBlocks", String.join(",", corrupted));
     // what HDFS did with them, seen before the heal writes back what is left: a replica a reader
     // reported is deleted from the node once the NameNode has a good copy elsewhere

@@ -65,12 +65,11 @@ public record Latency(Target target, Duration delay, Duration jitter, double reo
     return reorder > 0 ? faultbed.harness.Backend.Mechanism.REORDER : faultbed.harness.Backend.Mechanism.DELAY;
   }
 
-  /** Its kind refused on the backend, or its reordering, where the backend keeps no packets to reorder. */
+  /** As every port fault's, the backend's refusal to reorder blamed on the field that asks for it. */
   @Override
   public java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
-    var port = PortFault.super.unsupported(cluster);
-    return port.isPresent() || reorder == 0 ? port : cluster.backend().refuses(mechanism())
-        .map(why -> new Unsupported("reorder", why));
+    return PortFault.super.unsupported(cluster).map(u -> reorder > 0
+        && cluster.backend().refuses(mechanism()).filter(u.why()::equals).isPresent() ? new Unsupported("reorder", u.why()) : u);
   }
 
   @Override

@@ -2,7 +2,6 @@ package faultbed.harness.timeline;
 
 import faultbed.faults.Installed;
 import faultbed.harness.Backend;
-import faultbed.harness.ClusterSpec;
 import faultbed.harness.Node;
 import faultbed.results.FaultEffect;
 import java.time.Duration;
@@ -52,14 +51,6 @@ public record PacketDuplication(Target target, double probability, Duration dura
   @Override
   public Backend.Mechanism mechanism() {
     return Backend.Mechanism.DUPLICATE;
-  }
-
-  /** Its kind refused on the backend, or the copies, which need a link of the node's own. */
-  @Override
-  public Optional<Unsupported> unsupported(ClusterSpec cluster) {
-    Optional<Unsupported> port = PortFault.super.unsupported(cluster);
-    return port.isPresent() ? port
-        : cluster.backend().refuses(Backend.Mechanism.DUPLICATE).map(why -> new Unsupported("kind", why));
   }
 
   /** To the master and every other node: the cluster's hosts the node sends to. */

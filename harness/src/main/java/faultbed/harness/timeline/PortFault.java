@@ -33,11 +33,17 @@ public interface PortFault extends Fault {
     return cluster.network().isToxiproxy() ? java.util.Set.of() : cluster.backend().needs(mechanism());
   }
 
+  /** Its kind refused on the backend, by a proxy, or its mechanism refused by the node backend. */
   @Override
   default java.util.Optional<Unsupported> unsupported(faultbed.harness.ClusterSpec cluster) {
     var kind = Fault.super.unsupported(cluster);
-    return kind.isPresent() || !cluster.network().isToxiproxy() ? kind
-        : notByProxy().map(why -> new Unsupported("kind", why + "; use cluster.network \"kernel\" for this fault"));
+    if (kind.isPresent()) {
+      return kind;
+    }
+    if (cluster.network().isToxiproxy()) {
+      return notByProxy().map(why -> new Unsupported("kind", why + "; use cluster.network \"kernel\" for this fault"));
+    }
+    return cluster.backend().refuses(mechanism()).map(why -> new Unsupported("kind", why));
   }
 
   @Override
