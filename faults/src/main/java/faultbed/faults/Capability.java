@@ -20,7 +20,8 @@ public enum Capability {
   TC("tc", "tc classes on loopback"),
   NETEM("netem", "tc's netem queue on loopback"),
   NETNS("netns", "network namespaces and veth links"),
-  NODE_DISK("node disks", "loop devices and ext4 (losetup, mkfs.ext4, e2fsck) for disks of a node's own");
+  NODE_DISK("node disks", "loop devices and ext4 (losetup, mkfs.ext4, e2fsck) for disks of a node's own"),
+  SLOW_DISK("slow disks", "cgroup v1's root blkio group, which throttles a node's disk for the kernel's writeback too");
 
   private final String label;
   private final String what;
@@ -71,6 +72,7 @@ public enum Capability {
         needRoot(p, "network namespaces");
       }
       case NODE_DISK -> p.addAll(NodeDisk.problems());
+      case SLOW_DISK -> p.addAll(NodeDisk.slowProblems());
       default -> throw new IllegalStateException(name());
     }
     return p;

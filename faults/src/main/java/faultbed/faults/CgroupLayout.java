@@ -299,6 +299,11 @@ public final class CgroupLayout {
     return b + "; processes: " + tasks + ", cpu: " + cpu + ", io: " + io + ", memory: " + memory;
   }
 
+  /** The root of the v1 controller's hierarchy, if it is mounted here. */
+  public Optional<Path> v1Root(String controller) {
+    return Optional.ofNullable(v1.get(controller));
+  }
+
   /** The folder of the v1 controller's hierarchy that holds faultbed's groups. */
   Path v1Base(String controller) {
     Path mount = v1.get(controller);

@@ -40,6 +40,7 @@ public final class Ledger implements AutoCloseable {
     register(new NodeDisk.MountHealer());
     register(new NodeDisk.FillHealer());
     register(new NodeDisk.FailureHealer());
+    register(new NodeDisk.SlowHealer());
     register(new FileCorruption.BytesHealer());
     register(new TrafficControl.RootHealer());
     register(new Toxiproxy.ProxyHealer());

@@ -35,6 +35,8 @@ public final class NodeDisk {
   public static final String FILL_KIND = "disk-fill";
   /** Ledger kind of a failed (shut down) disk: healed by mounting its image again. */
   public static final String FAILED_KIND = "disk-failure";
+  /** Ledger kind of a slowed disk: healed by lifting its throttles and its cap on dirty pages. */
+  public static final String SLOW_KIND = "disk-slow";
   /** Name of the file that fills a disk: one per fault, under the disk's top. */
   static final String FILL_PREFIX = ".faultbed-fill-";
   /** ext4's EXT4_IOC_SHUTDOWN (_IOR('X', 125, __u32)) and its flag that skips the log flush. */
@@ -172,6 +174,123 @@ public final class NodeDisk {
   }
 
   /**
+   * Makes the disk limp at {@code bytesPerSecond}, for every reader and writer alike, until healed:
+   * <ul>
+   *   <li>its device throttled in the root group of cgroup v1's blkio hierarchy, which holds the
+   *   kernel's writeback threads too, so the page cache's writes to it go at that rate (a throttle on
+   *   the node's own group would hold its direct and read I/O only);</li>
+   *   <li>its dirty pages capped at one second of that rate ({@code strict_limit} and {@code max_bytes}
+   *   of its backing device info), so a writer waits for the disk, as on a machine with no memory to
+   *   spare, rather than writing into memory at full speed;</li>
+   *   <li>the pages of its files dropped from the page cache (clean ones; dd's {@code nocache}), so
+   *   what was read or written before the fault is read from the slow disk again.</li>
+   * </ul>
+   * The loop device is the node's alone, so nothing else on the machine slows.
+   */
+  public Slowed slow(String runId, long bytesPerSecond) {
+    if (bytesPerSecond < 1) {
+      throw new IllegalArgumentException("a slow disk's rate must be 1 byte a second or more, got " + bytesPerSecond);
+    }
+    String device = device();
+    Path bdi = Path.of("/sys/class/bdi", device);
+    Map<String, String> detail = new java.util.LinkedHashMap<>();
+    detail.put("device", device);
+    detail.put("strictLimit", readLine(bdi.resolve("strict_limit")));
+    detail.put("maxRatio", readLine(bdi.resolve("max_ratio")));
+    LedgerEntry entry = new LedgerEntry(SLOW_KIND, mount.toAbsolutePath().toString(), runId, Map.copyOf(detail));
+    int[] evicted = new int[1];
+    ledger.making(entry, () -> {
+      Path root = blkioRoot();
+      for (String file : THROTTLE_FILES) {
+        Cgroup.write(root.resolve(file), device + " " + bytesPerSecond);
+      }
+      Cgroup.write(bdi.resolve("strict_limit"), "1");
+      Cgroup.write(bdi.resolve("max_bytes"), Long.toString(Math.max(bytesPerSecond, 256L << 10)));
+      evicted[0] = evictCache();
+      return null;
+    });
+    return new Slowed(device, evicted[0], () -> ledger.heal(entry));
+  }
+
+  /** A slowed disk: its device (major:minor), the files whose pages were dropped, and its heal. */
+  public record Slowed(String device, int filesEvicted, Installed installed) {}
+
+  /** The v1 blkio throttle files of a root group, read and write. */
+  static final List<String> THROTTLE_FILES = List.of("blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device");
+
+  /** Why this machine cannot make a disk of a node's own limp, one line each; empty when it can. */
+  public static List<String> slowProblems() {
+    List<String> p = new ArrayList<>(problems());
+    if (!p.isEmpty()) {
+      return p;
+    }
+    java.util.Optional<Path> root = CgroupLayout.current().v1Root("blkio");
+    if (root.isEmpty()) {
+      p.add("a slow disk throttles its device in cgroup v1's root blkio group, where the kernel's writeback runs:"
+          + " this host mounts no v1 blkio hierarchy (cgroup v2 alone gives no throttle for every writer)");
+    } else if (!Files.isWritable(root.get().resolve(THROTTLE_FILES.get(1)))) {
+      p.add("a slow disk throttles its device in cgroup v1's root blkio group, and "
+          + root.get().resolve(THROTTLE_FILES.get(1)) + " is not writable here: run as root on the host");
+    }
+    if (!Shell.exists("dd") || !Shell.exists("find")) {
+      p.add("no dd or find here: install coreutils and findutils to drop a slow disk's pages from the cache");
+    }
+    return p;
+  }
+
+  private static Path blkioRoot() {
+    return CgroupLayout.current().v1Root("blkio").orElseThrow(() -> new PreconditionFailed(slowProblems().get(0)));
+  }
+
+  /** The major:minor of the device mounted at the disk's mount point (the top-most mount there). */
+  String device() {
+    String at = mount.toAbsolutePath().toString();
+    String device = null;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/mountinfo"))) {
+        String[] f = line.split(" ");
+        if (f.length > 4 && f[4].replace("\\040", " ").equals(at)) {
+          device = f[2];
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read /proc/self/mountinfo", e);
+    }
+    if (device == null) {
+      throw new IllegalStateException("the node disk " + at + " is not mounted");
+    }
+    return device;
+  }
+
+  /** Drops the clean pages of every file on the disk from the page cache; returns how many files. */
+  private int evictCache() {
+    String script = "n=0; for f in \"$@\"; do dd if=\"$f\" iflag=nocache count=0 status=none 2>/dev/null && n=$((n+1)); done;"
+        + " echo $n";
+    List<String> files;
+    try (Stream<Path> all = Files.walk(mount)) {
+      files = all.filter(Files::isRegularFile).map(Path::toString).toList();
+    } catch (IOException | UncheckedIOException e) {
+      return 0; // files come and go under a running node: what could be listed was
+    }
+    int evicted = 0;
+    for (int from = 0; from < files.size(); from += 500) {
+      List<String> command = new ArrayList<>(List.of("sh", "-c", script, "sh"));
+      command.addAll(files.subList(from, Math.min(files.size(), from + 500)));
+      String out = Shell.check(command).strip();
+      evicted += out.isEmpty() ? 0 : Integer.parseInt(out.substring(out.lastIndexOf('\n') + 1).strip());
+    }
+    return evicted;
+  }
+
+  private static String readLine(Path file) {
+    try {
+      return Files.readString(file).strip();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /**
    * Whether making a file at the disk's top fails with an I/O error: the disk is failed. (A listing
    * does not tell: a shut-down ext4 still lists what its cache holds.)
    */
@@ -257,6 +376,79 @@ public final class NodeDisk {
         }
       }
       return found;
+    }
+  }
+
+  /**
+   * Lifts a slow disk's throttles and gives its device back its dirty-page share. The throttles are
+   * keyed by device number, which outlives the mount (a loop device is reused), so they are lifted
+   * whether or not the disk is still there.
+   */
+  static final class SlowHealer implements Healer {
+    @Override
+    public String kind() {
+      return SLOW_KIND;
+    }
+
+    @Override
+    public String heal(LedgerEntry entry) {
+      String device = entry.detail().get("device");
+      boolean lifted = false;
+      java.util.Optional<Path> root = CgroupLayout.current().v1Root("blkio");
+      if (root.isPresent()) {
+        for (String file : THROTTLE_FILES) {
+          Path f = root.get().resolve(file);
+          if (throttled(f, device)) {
+            Cgroup.write(f, device + " 0");
+            lifted = true;
+          }
+        }
+      }
+      Path bdi = Path.of("/sys/class/bdi", device);
+      if (Files.isDirectory(bdi)) {
+        Cgroup.write(bdi.resolve("max_ratio"), entry.detail().getOrDefault("maxRatio", "100"));
+        Cgroup.write(bdi.resolve("strict_limit"), entry.detail().getOrDefault("strictLimit", "0"));
+      }
+      return lifted ? "lifted the throttles of the slow disk " + entry.id() + " (" + device + ")" : null;
+    }
+
+    /** Root throttles on loop devices whose image is a node disk's: what a harness that died left. */
+    @Override
+    public List<Found> findAll() {
+      java.util.Optional<Path> root = CgroupLayout.current().v1Root("blkio");
+      if (root.isEmpty()) {
+        return List.of();
+      }
+      List<Found> found = new ArrayList<>();
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (String file : THROTTLE_FILES) {
+        for (String line : linesOf(root.get().resolve(file))) {
+          String device = line.split(" ")[0];
+          Path backing = Path.of("/sys/dev/block", device, "loop", "backing_file");
+          if (!seen.add(device) || !Files.exists(backing)) {
+            continue;
+          }
+          String image = readLine(backing);
+          java.util.regex.Matcher m = OURS.matcher(image.replaceFirst("\\.img$", ""));
+          if (m.find()) {
+            found.add(new Found(new LedgerEntry(SLOW_KIND, image.replaceFirst("\\.img$", ""), "unknown",
+                Map.of("device", device)), m.group(1)));
+          }
+        }
+      }
+      return found;
+    }
+
+    private static boolean throttled(Path file, String device) {
+      return linesOf(file).stream().anyMatch(l -> l.startsWith(device + " "));
+    }
+
+    private static List<String> linesOf(Path file) {
+      try {
+        return Files.readAllLines(file).stream().filter(l -> !l.isBlank()).toList();
+      } catch (IOException e) {
+        return List.of();
+      }
     }
   }
 

@@ -48,6 +48,9 @@ public final class LeftoverMaker {
       ledger.record(DirectoryHealer.entry(home, "cluster"));
       NodeDisk.make(ledger, home.resolve("disk-0.img"), home.resolve("disk-0"), 64L << 20).fill("probe", 0);
       NodeDisk.make(ledger, home.resolve("disk-1.img"), home.resolve("disk-1"), 64L << 20).fail("probe");
+      if (NodeDisk.slowProblems().isEmpty()) { // and a third that limps
+        NodeDisk.make(ledger, home.resolve("disk-2.img"), home.resolve("disk-2"), 64L << 20).slow("probe", 1L << 20);
+      }
     }
     // a replica corrupted in place: only the ledger holds the bytes it had
     Path replica = Path.of(args[0] + ".replica");

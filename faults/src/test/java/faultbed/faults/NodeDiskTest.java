@@ -119,4 +119,39 @@ class NodeDiskTest {
     failure.heal();
     assertTrue(disk.free() > 100L << 20, "after the heal " + disk.free() + " bytes free");
   }
+
+  @Test
+  void aSlowDiskHoldsBufferedWritesAndColdReadsToItsRateUntilHealed() throws Exception {
+    assumeTrue(NodeDisk.slowProblems().isEmpty(), () -> String.join("; ", NodeDisk.slowProblems()));
+    Path old = disk.mount().resolve("old");
+    write(old, 2 << 20);
+    String device = disk.device();
+    Path bdi = Path.of("/sys/class/bdi", device);
+    String strict = Files.readString(bdi.resolve("strict_limit")).strip();
+    String ratio = Files.readString(bdi.resolve("max_ratio")).strip();
+
+    NodeDisk.Slowed slowed = disk.slow("run-1", 1L << 20);
+    assertEquals(device, slowed.device());
+    assertTrue(slowed.filesEvicted() >= 1, "the file written before was dropped from the cache");
+    assertTrue(new NodeDisk.SlowHealer().findAll().stream().anyMatch(f -> f.entry().detail().get("device").equals(device)
+        && f.owner().equals(ledger.owner())), "the throttle is found as this harness's");
+    // a throttle cannot make I/O faster: 3 MB written without sync and 2 MB read cold need at least
+    // 2.5 s at 1 MB/s between them (the cap lets about a second of writes through at once)
+    long start = System.nanoTime();
+    try (FileOutputStream out = new FileOutputStream(disk.mount().resolve("new").toFile())) {
+      for (int i = 0; i < 3; i++) {
+        out.write(new byte[1 << 20]);
+      }
+    }
+    assertEquals(2 << 20, Files.readAllBytes(old).length);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    assertTrue(seconds >= 2.5, "5 MB through a 1 MB/s disk took " + seconds + " s");
+
+    slowed.installed().heal();
+    slowed.installed().heal(); // idempotent
+    assertTrue(new NodeDisk.SlowHealer().findAll().stream().noneMatch(f -> f.entry().detail().get("device").equals(device)),
+        "a throttle is left on " + device);
+    assertEquals(strict, Files.readString(bdi.resolve("strict_limit")).strip());
+    assertEquals(ratio, Files.readString(bdi.resolve("max_ratio")).strip());
+  }
 }

@@ -65,6 +65,12 @@ class SigkillLeftoversTest {
     return found;
   }
 
+  /** Devices of the owner's node disks throttled in the root blkio group. */
+  private static List<String> slowOf(String owner) {
+    return new NodeDisk.SlowHealer().findAll().stream().filter(f -> f.owner().equals(owner))
+        .map(f -> f.entry().detail().get("device")).toList();
+  }
+
   /** Mounts of the owner's node disks. */
   private static List<String> disksOf(String owner) {
     return new NodeDisk.MountHealer().findAll().stream().filter(f -> f.owner().equals(owner))
@@ -91,6 +97,7 @@ class SigkillLeftoversTest {
         Integer.toString(port), Integer.toString(other)).redirectErrorStream(true).start();
     String owner;
     long stalled;
+    List<String> slowDevices = new ArrayList<>();
     try (BufferedReader out = new BufferedReader(new InputStreamReader(maker.getInputStream()))) {
       String line = out.readLine();
       assertTrue(line != null && line.startsWith("READY "), "maker said: " + line);
@@ -104,7 +111,12 @@ class SigkillLeftoversTest {
           "dd, spinner, memory hog, frozen and namespaced processes running");
       assertTrue(namespacesAndLinksOf(owner).size() >= 3, "namespace, veth and bridge in place");
       if (NodeDisk.problems().isEmpty()) {
-        assertEquals(2, disksOf(owner).size(), "two node disks mounted: " + disksOf(owner));
+        assertEquals(NodeDisk.slowProblems().isEmpty() ? 3 : 2, disksOf(owner).size(), "node disks mounted: "
+            + disksOf(owner));
+        if (NodeDisk.slowProblems().isEmpty()) {
+          slowDevices.addAll(slowOf(owner));
+          assertEquals(1, slowDevices.size(), "a slow disk's throttle in place");
+        }
       }
       assertFalse(java.util.Arrays.equals(new byte[4096], Files.readAllBytes(Path.of(dir + ".replica"))),
           "the replica corrupted");
@@ -135,6 +147,13 @@ class SigkillLeftoversTest {
       assertEquals(List.of(), files.toList(), "dd files left");
     }
     assertEquals(List.of(), disksOf(owner), "node disks still mounted");
+    for (String file : NodeDisk.THROTTLE_FILES) { // its loop device is gone with the disk: read the rules themselves
+      Path rules = CgroupLayout.current().v1Root("blkio").map(r -> r.resolve(file)).orElse(null);
+      if (rules != null) {
+        String left = Files.readString(rules);
+        slowDevices.forEach(d -> assertFalse(left.contains(d + " "), "a slow disk's throttle left in " + file + ":\n" + left));
+      }
+    }
     assertTrue(java.util.Arrays.equals(new byte[4096], Files.readAllBytes(Path.of(dir + ".replica"))),
         "the corrupted bytes written back");
     Files.delete(Path.of(dir + ".replica"));

@@ -189,7 +189,7 @@ public record FaultKind(String name, String summary, String docs, Lasts lasts, L
     return List.of(NodeCrash.KIND, NodeStop.KIND, RstSuppression.KIND, Blackhole.KIND, BandwidthCap.KIND, Latency.KIND, PacketLoss.KIND,
         PacketDuplication.KIND,
         DiskLoad.KIND, CpuHog.KIND, SlowNode.KIND, MemoryPressure.KIND, Freeze.KIND, Pause.KIND, Partition.KIND,
-        DiskFull.KIND, DiskFailure.KIND, CorruptReplica.KIND, ClockJump.KIND, ClockDrift.KIND);
+        DiskFull.KIND, DiskFailure.KIND, SlowDisk.KIND, CorruptReplica.KIND, ClockJump.KIND, ClockDrift.KIND);
   }
 
   public static Optional<FaultKind> named(String name) {
