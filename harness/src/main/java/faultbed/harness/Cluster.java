@@ -33,6 +33,11 @@ public interface Cluster extends AutoCloseable {
   /** The ResourceManager's view: NodeId to node state, active and inactive nodes alike. */
   Map<String, String> nodeStates();
 
+  /** The NameNode's slow-peer and slow-disk reports now; none where the cluster's NameNode is not at hand. */
+  default faultbed.harness.observe.SlowReportWatcher.Reports slowReports() {
+    return faultbed.harness.observe.SlowReportWatcher.Reports.NONE;
+  }
+
   /**
    * The ResourceManager's state of an application (e.g. RUNNING, FINISHED, FAILED), asked of the RM
    * directly: unlike the job client, this does not hang while the job's AM is on a dead node.

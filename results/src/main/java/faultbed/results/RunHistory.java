@@ -34,7 +34,7 @@ import java.util.TreeMap;
 public final class RunHistory {
   /** One thing that happened or was learnt. */
   public sealed interface Event permits Began, ClusterSeen, Configured, WorkloadMade, Pinned, Timed, Noted,
-      FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, JobEnded, CompanionEnded, AttemptsRead,
+      FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, SlowSeen, JobEnded, CompanionEnded, AttemptsRead,
       AmAttemptsRead, FetchFailuresRead, SpeculationRead, TimeScaleRead, OutputChecked {}
 
   /** The run's identity, as it began. */
@@ -87,6 +87,9 @@ public final class RunHistory {
   public record FaultRecorded(FaultEvent fault) implements Event {}
 
   public record NodeChanged(NodeTransition transition) implements Event {}
+
+  /** A slow node or disk appeared in the NameNode's report, or left it ({@code clearedMs} set). */
+  public record SlowSeen(RunRecord.SlowReport report) implements Event {}
 
   public record JobEnded(JobOutcome outcome) implements Event {}
 
@@ -201,6 +204,9 @@ public final class RunHistory {
     ifAny(all, SpeculationRead.class, s -> b.speculation(s.speculation()));
     ifAny(all, TimeScaleRead.class, t -> b.timeScale(t.timeScale()));
     ifAny(all, OutputChecked.class, o -> b.outputCheck(o.check()));
+    if (all.stream().anyMatch(SlowSeen.class::isInstance)) {
+      b.slowReports(slowReports(all));
+    }
     return b.build();
   }
 
@@ -248,6 +254,17 @@ public final class RunHistory {
     return nodes.stream().map(n -> new NodeInfo(n.index(), n.nodeId(), n.shufflePort(), n.localDirs(), n.logDirs(),
         n.cgroup(), transitions.stream().filter(t -> t.nodeId().equals(n.nodeId()) && "LOST".equals(t.to()))
             .map(NodeTransition::atMs).findFirst().orElse(n.lostAtMs()), n.clock())).toList();
+  }
+
+  /** Each slow report once, when it was first seen and, if it left the report, when. */
+  private static List<RunRecord.SlowReport> slowReports(List<Event> all) {
+    Map<List<Object>, RunRecord.SlowReport> seen = new LinkedHashMap<>();
+    for (SlowSeen s : of(all, SlowSeen.class)) {
+      RunRecord.SlowReport r = s.report();
+      List<Object> key = List.of(r.what(), r.dataNode(), r.atMs());
+      seen.merge(key, r, (first, later) -> later.clearedMs() != null ? later : first);
+    }
+    return List.copyOf(seen.values());
   }
 
   private static List<NodeTransition> transitions(List<Event> all) {

@@ -43,17 +43,19 @@ public record RunRecord(
     Provenance provenance,
     List<AmAttempt> amAttempts,
     OutputCheck outputCheck,
-    Placement placement) {
+    Placement placement,
+    List<SlowReport> slowReports) {
 
   /**
    * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
    * progress clocks, AM attempts, output check, provenance, blocks, companion jobs and the rest,
    * all optional); 3: where the run pinned its AM and reduces ({@code placement}, optional); 4: the
-   * bytes each attempt gave or took in the shuffle (attempts' {@code shuffleBytes}, optional). This
+   * bytes each attempt gave or took in the shuffle (attempts' {@code shuffleBytes}, optional); 5: the
+   * nodes and disks HDFS's NameNode named slow during the run ({@code slowReports}, optional). This
    * faultbed reads every version up to this one: a field a record lacks reads as absent.
    * RecordShapeTest holds the number to the shape: a changed record must raise it.
    */
-  public static final int SCHEMA_VERSION = 4;
+  public static final int SCHEMA_VERSION = 5;
 
   public RunRecord {
     if (schemaVersion > SCHEMA_VERSION) {
@@ -70,6 +72,7 @@ public record RunRecord(
     notes = copy(notes);
     companionJobs = copy(companionJobs);
     amAttempts = copy(amAttempts);
+    slowReports = copy(slowReports);
   }
 
   /** A record of this schema version, its parts named one by one. */
@@ -185,6 +188,23 @@ public record RunRecord(
 
   /** A change of a node's state as the ResourceManager reported it. */
   public record NodeTransition(int node, String nodeId, String from, String to, long atMs) {}
+
+  /**
+   * A node or one of its disks the NameNode named slow (HDFS's slow-peer and slow-disk reports,
+   * which its DataNodes send when their outlier detection is on): from when the harness first saw it
+   * in the report, until it left it (null: still there when the run ended).
+   *
+   * @param node the node's index, -1 when no node of the cluster has the DataNode's address
+   * @param what {@code "peer"}: a DataNode its pipeline upstreams found slow to take packets;
+   *     {@code "disk"}: a volume of it slower than its other volumes
+   * @param dataNode the DataNode as the report names it (ip:port)
+   * @param detail for a peer, the reporting DataNodes and the latencies they saw; for a disk, its
+   *     volume and its latencies by operation
+   */
+  public record SlowReport(int node, String what, String dataNode, String detail, long atMs, Long clearedMs) {
+    public static final String PEER = "peer";
+    public static final String DISK = "disk";
+  }
 
   /**
    * One task attempt, from the job history files of every AM attempt. Times are null when the

@@ -77,6 +77,18 @@ class RunHistoryTest {
     assertEquals(42, r.seed());
   }
 
+  @Test
+  void aSlowReportIsOneEntryFromWhenItCameToWhenItWent() {
+    RunRecord.SlowReport came = new RunRecord.SlowReport(2, "peer", "198.18.0.12:1", "by 0", 4_000, null);
+    RunRecord.SlowReport disk = new RunRecord.SlowReport(3, "disk", "198.18.0.13:2:/d0/", "latencies {}", 5_000, null);
+    RunRecord r = began().append(new RunHistory.SlowSeen(came)).append(new RunHistory.SlowSeen(disk))
+        .append(new RunHistory.SlowSeen(new RunRecord.SlowReport(2, "peer", "198.18.0.12:1", "by 0", 4_000, 9_000L)))
+        .record();
+    assertEquals(List.of(new RunRecord.SlowReport(2, "peer", "198.18.0.12:1", "by 0", 4_000, 9_000L), disk),
+        r.slowReports());
+    assertEquals(List.of(), began().record().slowReports());
+  }
+
   /** The notes and timings views append: the readers that write into a list or a map write into the history. */
   @Test
   void notesAndTimingsWrittenThroughTheirViewsAreInTheRecord() throws InterruptedException {

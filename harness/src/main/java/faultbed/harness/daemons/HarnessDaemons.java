@@ -243,6 +243,12 @@ public final class HarnessDaemons {
     return s;
   }
 
+  /** The NameNode's slow-peer and slow-disk reports (null each where that detection is off). */
+  public faultbed.harness.observe.SlowReportWatcher.Reports slowReports() {
+    return new faultbed.harness.observe.SlowReportWatcher.Reports(nameNode.getSlowPeersReport(),
+        nameNode.getSlowDisksReport());
+  }
+
   /** How many DataNodes the NameNode counts live now. */
   public int liveDataNodes() {
     return nameNode.getNamesystem().getNumLiveDataNodes();

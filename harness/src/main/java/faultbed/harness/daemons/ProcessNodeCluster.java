@@ -46,6 +46,11 @@ public abstract class ProcessNodeCluster<H, N extends ProcessNode<H>> extends Ab
     proxied = spec.network().isToxiproxy();
   }
 
+  @Override
+  public faultbed.harness.observe.SlowReportWatcher.Reports slowReports() {
+    return daemons.slowReports();
+  }
+
   /** How many DataNodes the cluster's NameNode counts live now. */
   public int liveDataNodes() {
     return daemons.liveDataNodes();

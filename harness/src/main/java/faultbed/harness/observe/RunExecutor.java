@@ -145,7 +145,9 @@ public final class RunExecutor {
       PartWatch.Kill kill = new PartWatch.Kill(conf, submitted);
       try (faults; PartWatch parts = new PartWatch(cluster, kill::run);
           NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
-              t -> history.append(new RunHistory.NodeChanged(t)))) {
+              t -> history.append(new RunHistory.NodeChanged(t)));
+          SlowReportWatcher slow = new SlowReportWatcher(cluster::slowReports, SlowReportWatcher.byAddress(cluster.nodes()),
+              nowMs, r -> history.append(new RunHistory.SlowSeen(r)))) {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());

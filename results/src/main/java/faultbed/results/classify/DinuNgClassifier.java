@@ -471,6 +471,7 @@ public final class DinuNgClassifier {
         amClockLine();
       }
       corruptReplicaLines();
+      slowReportLines(tf);
       List<RunRecord.AmAttempt> ams = r.amAttempts();
       if (ams.size() > 1 && ams.get(1).startMs() != null && ams.get(1).startMs() >= tf) {
         mechanisms.add(Mechanism.AM_RESTARTED);
@@ -500,6 +501,31 @@ public final class DinuNgClassifier {
         recovery = Recovery.TASK_RETRY;
       }
       return recovery;
+    }
+
+    /**
+     * What HDFS's slow-node detection named during the run: the faulted node (detected, and how long
+     * after the fault) or another one (a false alarm). A report seen before the fault is one still
+     * valid from before it (a previous run's).
+     */
+    private void slowReportLines(long tf) {
+      if (r.slowReports().isEmpty()) {
+        return;
+      }
+      java.util.Set<Integer> faulted = r.faults().stream().filter(f -> f.injectedMs() != null).map(FaultEvent::node)
+          .collect(Collectors.toSet());
+      for (RunRecord.SlowReport s : r.slowReports()) {
+        boolean peer = RunRecord.SlowReport.PEER.equals(s.what());
+        mechanisms.add(peer ? Mechanism.HDFS_SLOW_PEER : Mechanism.HDFS_SLOW_DISK);
+        String who = s.node() < 0 ? "DataNode " + s.dataNode() : "node " + s.node();
+        String what = peer ? who + " a slow peer" : "a slow disk of " + who + " (" + s.dataNode()
+            .substring(s.dataNode().indexOf(':', s.dataNode().indexOf(':') + 1) + 1) + ")";
+        String when = s.atMs() >= tf ? String.format(Locale.ROOT, "%s after the fault", s(s.atMs() - tf))
+            : "before the fault (a report still valid from before)";
+        evidence.add(String.format(Locale.ROOT, "HDFS named %s at %s, %s%s: %s%s", what, s(s.atMs()), when,
+            faulted.contains(s.node()) ? "" : ", though no fault was on it", s.detail(),
+            s.clearedMs() == null ? "" : "; out of the report at " + s(s.clearedMs())));
+      }
     }
 
     /**

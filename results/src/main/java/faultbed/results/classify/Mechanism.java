@@ -23,6 +23,13 @@ public enum Mechanism {
    * copy made elsewhere and the bad one deleted: HDFS's own path, which the job does not see.
    */
   CORRUPT_REPLICA_REPLACED("corrupt replica reported and replaced"),
+  /**
+   * HDFS's slow-peer detection named a DataNode slow (its pipeline upstreams' latencies to it were
+   * outliers): the NameNode then leaves it out of write pipelines and reads where so configured.
+   */
+  HDFS_SLOW_PEER("HDFS named a slow peer"),
+  /** HDFS's slow-disk detection named a volume slower than its DataNode's others. */
+  HDFS_SLOW_DISK("HDFS named a slow disk"),
   /** A lost output declared lost by reducers' reports before expiry, re-run only after it. */
   DECLARED_LOST_BY_REPORTS("declared lost by reports, re-run after expiry");
 
