@@ -20,6 +20,8 @@ import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
  */
 public final class NodeProcess {
   public static final String SITE = "node-site.xml";
+  /** The metrics system's configuration, as Hadoop looks it up on the class path. */
+  static final String METRICS = "hadoop-metrics2.properties";
 
   private NodeProcess() {}
 
@@ -30,10 +32,15 @@ public final class NodeProcess {
     // given (DirectoryCollection's yarn.nodemanager.disk-validator): the node's site file is its
     // yarn-site.xml, as on a machine whose settings live there. Threads inherit the loader.
     java.net.URL site = confDir.resolve(SITE).toUri().toURL();
+    // the metrics system samples only where it has a sink: it is given one, as a monitored machine's is
+    Path metricsFile = confDir.resolve(METRICS);
+    Files.writeString(metricsFile, "# the node's metrics sampled every 10 s, kept nowhere (see DiscardingMetricsSink)\n"
+        + "*.period=10\n*.sink.faultbed.class=" + DiscardingMetricsSink.class.getName() + "\n");
+    java.net.URL metrics = metricsFile.toUri().toURL();
     Thread.currentThread().setContextClassLoader(new ClassLoader(NodeProcess.class.getClassLoader()) {
       @Override
       public java.net.URL getResource(String name) {
-        return name.equals("yarn-site.xml") ? site : super.getResource(name);
+        return name.equals("yarn-site.xml") ? site : name.equals(METRICS) ? metrics : super.getResource(name);
       }
     });
     Configuration conf = new YarnConfiguration(new HdfsConfiguration(false));
