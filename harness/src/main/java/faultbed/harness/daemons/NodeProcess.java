@@ -35,7 +35,10 @@ public final class NodeProcess {
     // the metrics system samples only where it has a sink: it is given one, as a monitored machine's is
     Path metricsFile = confDir.resolve(METRICS);
     Files.writeString(metricsFile, "# the node's metrics sampled every 10 s, kept nowhere (see DiscardingMetricsSink)\n"
-        + "*.period=10\n*.sink.faultbed.class=" + DiscardingMetricsSink.class.getName() + "\n");
+        + "*.period=10\n"
+        // a sink is an instance of the process's prefix (its first daemon's; the second shares it)
+        + "datanode.sink.faultbed.class=" + DiscardingMetricsSink.class.getName() + "\n"
+        + "nodemanager.sink.faultbed.class=" + DiscardingMetricsSink.class.getName() + "\n");
     java.net.URL metrics = metricsFile.toUri().toURL();
     Thread.currentThread().setContextClassLoader(new ClassLoader(NodeProcess.class.getClassLoader()) {
       @Override
