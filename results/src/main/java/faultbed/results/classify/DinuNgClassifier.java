@@ -32,6 +32,9 @@ import java.util.stream.Collectors;
  * ApplicationMaster ran on the failed node and was restarted is AM_LOST, whatever else it lost.
  */
 public final class DinuNgClassifier {
+  /** A job the AM failed itself over a map's fetch-failure event (see invalidEventLine). */
+  private static final Pattern INVALID_FETCH_FAILURE_EVENT =
+      Pattern.compile("Invalid event TA_TOO_MANY_FETCH_FAILURE on TaskAttempt (attempt_\\S+)");
   /** How a reducer that killed itself over shuffle failures reports it (ShuffleSchedulerImpl, Shuffle). */
   private static final Pattern SHUFFLE_DEATH = Pattern.compile(
       "MAX_FAILED_UNIQUE_FETCHES|error in shuffle|ShuffleError|failures downloading");
@@ -770,6 +773,44 @@ public final class DinuNgClassifier {
               shortName(taskId), failed.size(), firstLine(failed.get(failed.size() - 1).error()))));
       if (r.job().diagnostics() != null) {
         evidence.add("job diagnostics: " + firstLine(r.job().diagnostics()));
+        invalidEventLine();
+      }
+    }
+
+    /**
+     * A job in ERROR because the AM's TaskAttemptImpl refused TA_TOO_MANY_FETCH_FAILURE: the map's
+     * attempt had been killed for its node, declared unusable, and was waiting for its container's
+     * clean-up on the dead NodeManager (KILL_CONTAINER_CLEANUP, then KILL_TASK_CLEANUP: neither has a
+     * transition for the event; MAPREDUCE-7240 gave SUCCESS_FINISHING_CONTAINER and
+     * SUCCESS_CONTAINER_CLEANUP theirs) when the last report its reducers made about it arrived. A map
+     * that succeeded just before its node crashed takes that path: its container never reports its
+     * exit, so it is still finishing when the node is declared lost and the AM kills it.
+     */
+    private void invalidEventLine() {
+      java.util.regex.Matcher m = INVALID_FETCH_FAILURE_EVENT.matcher(r.job().diagnostics());
+      if (!m.find()) {
+        return;
+      }
+      mechanisms.add(Mechanism.AM_INVALID_EVENT);
+      String attempt = m.group(1);
+      AttemptRecord a = byId.get(attempt);
+      Integer node = a == null ? null : a.node();
+      Long unusable = node == null ? null : r.nodeTransitions().stream()
+          .filter(t -> t.node() == node && UNUSABLE.contains(t.to())).map(NodeTransition::atMs).min(Long::compare)
+          .orElse(null);
+      Long lastReport = r.fetchFailures().stream().filter(f -> attempt.equals(f.mapAttempt()))
+          .map(FetchFailureReport::atMs).max(Long::compare).orElse(null);
+      if (unusable != null && lastReport != null && lastReport >= unusable) {
+        evidence.add(String.format(Locale.ROOT, "the AM ended the job in ERROR itself: %s on node %d had been killed"
+                + " when its node was declared unusable at %s, and while the AM waited for its container's clean-up"
+                + " on the dead NodeManager (up to yarn.client.nodemanager-connect.max-wait-ms, %s) the last"
+                + " fetch-failure report about it came, at %s: Hadoop 3.4's TaskAttemptImpl has no transition for"
+                + " TA_TOO_MANY_FETCH_FAILURE in a kill's clean-up (KILL_CONTAINER_CLEANUP, KILL_TASK_CLEANUP)",
+            shortName(attempt), node,
+            s(unusable), s(timers.nmConnectMaxWaitMs()), s(lastReport)));
+      } else {
+        evidence.add("the AM ended the job in ERROR itself: its state machine refused the fetch-failure event of "
+            + shortName(attempt));
       }
     }
 

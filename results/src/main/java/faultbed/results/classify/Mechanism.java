@@ -30,6 +30,12 @@ public enum Mechanism {
   HDFS_SLOW_PEER("HDFS named a slow peer"),
   /** HDFS's slow-disk detection named a volume slower than its DataNode's others. */
   HDFS_SLOW_DISK("HDFS named a slow disk"),
+  /**
+   * The AM's own state machine refused an event and ended the job in ERROR: a map's last
+   * fetch-failure report came while the AM was killing that attempt for its lost node (Hadoop 3.4's
+   * TaskAttemptImpl has no transition for it in a kill's clean-up states).
+   */
+  AM_INVALID_EVENT("AM internal error (invalid event)"),
   /** A lost output declared lost by reducers' reports before expiry, re-run only after it. */
   DECLARED_LOST_BY_REPORTS("declared lost by reports, re-run after expiry");
 

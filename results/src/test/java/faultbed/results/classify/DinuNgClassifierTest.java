@@ -380,6 +380,26 @@ class DinuNgClassifierTest {
     assertTrue(evidence(c).contains("the node had not yet been given any task"), evidence(c));
   }
 
+  /**
+   * A map that succeeded just before its node crashed, killed when the node is declared lost, gets
+   * its reducers' last fetch-failure report while the AM waits to clean its container up on the dead
+   * node: Hadoop 3.4's AM refuses the event and ends the job in ERROR (seen in fail-slow's crashes).
+   */
+  @Test
+  void aFetchFailureEventTheAmRefusesIsNamedWithTheKillItCameDuring() {
+    SyntheticRun run = fourMapsTwoReducers().map(3, 0, 3, 5_000, 19_800, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 60_000, "KILLED").reduce(1, 0, 2, 12_000, 60_000, "KILLED")
+        .crash(3, 20_000).lost(3, 41_000).report(21_000, 0, 0, 0, 3, 3).report(45_000, 1, 0, 2, 3, 3);
+    run.jobFailed(46_000, "Invalid event TA_TOO_MANY_FETCH_FAILURE on TaskAttempt "
+        + SyntheticRun.attemptId('m', 3, 0) + "\n");
+    Classification c = DinuNgClassifier.classify(run.build());
+    assertTrue(c.mechanisms().contains(Mechanism.AM_INVALID_EVENT), evidence(c));
+    String e = evidence(c);
+    assertTrue(e.contains("the AM ended the job in ERROR itself: m_000003_0 on node 3 had been killed when its node"
+        + " was declared unusable at 41.0 s"), e);
+    assertTrue(e.contains("the last fetch-failure report about it came, at 45.0 s"), e);
+  }
+
   @Test
   void reducersOnHealthyNodesDyingFromShuffleErrorsFailTheJobG8() {
     SyntheticRun run = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "KILLED")
