@@ -33,7 +33,11 @@ public interface Cluster extends AutoCloseable {
   /** The ResourceManager's view: NodeId to node state, active and inactive nodes alike. */
   Map<String, String> nodeStates();
 
-  /** The NameNode's slow-peer and slow-disk reports now; none where the cluster's NameNode is not at hand. */
+  /**
+   * The NameNode's slow-peer and slow-disk reports now. None where the backend does not give them:
+   * the NameNode is not faultbed's (remote, sim), or its DataNodes share one address, by which the
+   * reports name them (mini).
+   */
   default faultbed.harness.observe.SlowReportWatcher.Reports slowReports() {
     return faultbed.harness.observe.SlowReportWatcher.Reports.NONE;
   }
