@@ -44,6 +44,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DiskFaultClusterTest {
   static final Workload MAPS_OF_20S = Workloads.synthetic(6, 1).withMapMillis(20_000);
+  /** The AM's heartbeat to the RM (1 s) and a container's launch: an allocation made before a blacklist. */
+  static final long ALLOCATION_IN_FLIGHT_MS = 3_000;
 
   /** When the struck node went from RUNNING to {@code to}, after the fault's injection; null if never. */
   private static Long went(RunRecord r, int node, String to) {
@@ -86,7 +88,9 @@ class DiskFaultClusterTest {
         && a.node() == failure.node() && "FAILED".equals(a.state()) && a.finishMs() != null)
         .sorted(java.util.Comparator.comparing(RunRecord.AttemptRecord::finishMs)).toList();
     assertTrue(failed.size() >= 3, "three attempts failed on the node: " + r.attempts());
-    long blacklisted = failed.get(2).finishMs();
+    // the AM stops asking for the node once it has handled the third failure; a container it was
+    // given for the node in the same allocation may still start there (seen 60 ms after it, under load)
+    long blacklisted = failed.get(2).finishMs() + ALLOCATION_IN_FLIGHT_MS;
     assertEquals(List.of(), r.attempts().stream().filter(a -> a.node() != null && a.node() == failure.node()
         && a.startMs() != null && a.startMs() > blacklisted).map(RunRecord.AttemptRecord::attemptId).toList(),
         "no attempt started on the node once three had failed there (blacklisted)");
