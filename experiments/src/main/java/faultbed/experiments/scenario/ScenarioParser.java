@@ -703,7 +703,12 @@ public final class ScenarioParser {
           }
           List<Integer> out = new ArrayList<>();
           for (JsonNode i : x) {
-            if (!i.canConvertToInt() || !i.isIntegralNumber() || i.asInt() < 0 || out.contains(i.asInt())) {
+            if (!i.canConvertToInt() || !i.isIntegralNumber() || i.asInt() < 0) {
+              // the element itself is wrong: named, as a number beyond its field is
+              throw new ScenarioException(at + "[" + out.size() + "]", "expected an index, a whole number 0 or more,"
+                  + " got " + i);
+            }
+            if (out.contains(i.asInt())) {
               throw new ScenarioException(at, expected + ", got " + x);
             }
             out.add(i.asInt());
