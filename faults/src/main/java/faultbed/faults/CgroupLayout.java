@@ -232,6 +232,53 @@ public final class CgroupLayout {
   }
 
 
+  /**
+   * Shell commands that mount this host's cgroup hierarchies again where they are mounted here, for
+   * a process in a mount namespace of its own whose {@code /sys} is fresh ({@code ip netns exec}
+   * mounts a new sysfs, and the cgroup mounts below it are gone): mounting a v1 hierarchy with the
+   * same controllers, or cgroup2, gives the same hierarchy, so a node process sees its groups as
+   * the harness does. Only hierarchies mounted from their root; each command may fail alone. Empty
+   * when nothing is mounted.
+   */
+  public static String remountCommands() {
+    Path mountinfo = Path.of(System.getProperty("faultbed.mountinfo", "/proc/self/mountinfo"));
+    List<String> commands = new ArrayList<>();
+    for (String line : Cgroup.readLines(mountinfo)) {
+      String[] halves = line.split(" - ", 2);
+      if (halves.length < 2) {
+        continue;
+      }
+      String[] left = halves[0].split(" ");
+      String[] right = halves[1].split(" ");
+      if (left.length < 5 || right.length < 3 || !left[3].equals("/")) {
+        continue;
+      }
+      String point = unescape(left[4]);
+      if (!point.startsWith("/sys/fs/cgroup") || point.contains("'")) {
+        continue;
+      }
+      switch (right[0]) {
+        case "tmpfs" -> {
+          if (point.equals("/sys/fs/cgroup")) {
+            commands.add("mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup");
+          }
+        }
+        case "cgroup2" -> commands.add("mkdir -p '" + point + "' && mount -t cgroup2 cgroup2 '" + point + "'");
+        case "cgroup" -> {
+          List<String> opts = new ArrayList<>();
+          for (String o : right[2].split(",")) {
+            if (!Set.of("rw", "ro").contains(o) && o.matches("[A-Za-z0-9_=.-]+")) {
+              opts.add(o);
+            }
+          }
+          commands.add("mkdir -p '" + point + "' && mount -t cgroup -o " + String.join(",", opts) + " cgroup '" + point + "'");
+        }
+        default -> { }
+      }
+    }
+    return commands.isEmpty() ? "" : "{ " + String.join("; ", commands) + "; } 2>/dev/null;";
+  }
+
   /** mountinfo escapes space, tab, newline and backslash as octal. */
   private static String unescape(String s) {
     StringBuilder b = new StringBuilder();

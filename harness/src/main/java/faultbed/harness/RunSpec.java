@@ -10,10 +10,12 @@ import faultbed.harness.workload.Workload;
  * @param jobLimit how long the job may run before the harness kills it (null: an hour)
  * @param pinned the parts of the job placed on nodes chosen from {@code seed} (see {@link Pin}); none: the
  *     ResourceManager places them
+ * @param stealing how the job's containers share their nodes' CPU (null: as Hadoop's default executor
+ *     lets them, with no limit of their own; see {@link faultbed.harness.daemons.StrictCpuExecutor})
  */
 public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
     Workload workload, Timeline timeline, Speculation speculation, java.time.Duration jobLimit,
-    java.util.Set<Pin> pinned) {
+    java.util.Set<Pin> pinned, faultbed.schedulers.stealing.StealingPolicy stealing) {
   /** How long a job may run when its spec sets no limit. */
   public static final java.time.Duration DEFAULT_JOB_LIMIT = java.time.Duration.ofHours(1);
 
@@ -23,6 +25,11 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
     speculation = speculation == null ? Speculation.off() : speculation;
     jobLimit = jobLimit == null ? DEFAULT_JOB_LIMIT : jobLimit;
     pinned = Pin.setOf(pinned);
+  }
+
+  public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
+      Timeline timeline, Speculation speculation, java.time.Duration jobLimit, java.util.Set<Pin> pinned) {
+    this(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, pinned, null);
   }
 
   public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
@@ -46,16 +53,40 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   }
 
   public RunSpec withSeed(long s) {
-    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit, pinned);
+    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit, pinned, stealing);
   }
 
   public RunSpec withSpeculation(Speculation s) {
-    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit, pinned);
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit, pinned, stealing);
   }
 
   /** The same run with {@code parts} of its job pinned (see {@link Pin}). */
   public RunSpec withPinned(java.util.Set<Pin> parts) {
-    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, parts);
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, parts, stealing);
+  }
+
+  /** The same run with its containers held to their CPU share, idle slots lent by {@code policy}. */
+  public RunSpec withStealing(faultbed.schedulers.stealing.StealingPolicy policy) {
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, pinned,
+        policy);
+  }
+
+  /**
+   * What the job sets so that its maps are held to their share by the node's executor: the policy's
+   * name in their environment. The AM and reduces run as Hadoop's default executor runs them: they
+   * hold their slots (no task is lent them) but no limit slows their start-up.
+   */
+  public java.util.Map<String, String> stealingSettings(org.apache.hadoop.conf.Configuration job) {
+    if (stealing == null) {
+      return java.util.Map.of();
+    }
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    String env = faultbed.harness.daemons.StrictCpuExecutor.ENV + "=" + stealing.scenarioName();
+    for (String key : java.util.List.of("mapreduce.map.env")) {
+      String before = job.get(key, "");
+      out.put(key, before.isBlank() ? env : before + "," + env);
+    }
+    return out;
   }
 
   public String runId() {

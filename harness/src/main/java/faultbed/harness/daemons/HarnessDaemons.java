@@ -166,8 +166,8 @@ public final class HarnessDaemons {
       c.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class", "org.apache.hadoop.mapred.ShuffleHandler");
       c.setInt("mapreduce.shuffle.port", 0);
     }
-    c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR,
-        "org.apache.hadoop.yarn.server.nodemanager.DefaultContainerExecutor");
+    // Hadoop's default executor, which holds a job's containers to their CPU share when the job asks
+    c.set(YarnConfiguration.NM_CONTAINER_EXECUTOR, StrictCpuExecutor.class.getName());
     if (clock.isPresent()) {
       // the container executor starts containers with an environment of the NodeManager's making, not its own
       List<String> env = new ArrayList<>(List.of(c.get("yarn.nodemanager.admin-env", "").split(",")));

@@ -22,6 +22,9 @@ public @interface Faultbed {
 
   int nodeMemoryMb() default 1024;
 
+  /** Slots (vcores) a node offers; a node runs at most as many containers as its memory allows. */
+  int nodeVcores() default 2;
+
   int containerMemoryMb() default 512;
 
   /** Multiplies speculation time constants (see {@link faultbed.harness.ClusterSpec#timeScale()}). */

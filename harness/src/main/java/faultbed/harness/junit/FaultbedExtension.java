@@ -30,7 +30,7 @@ public final class FaultbedExtension implements BeforeAllCallback, AfterAllCallb
     if (cfg == null || context.getStore(NS).get("cluster") != null || context.getStore(NS).get("skip") != null) {
       return; // a @Nested class: its tests use the cluster of the class it is nested in (stores inherit)
     }
-    ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb())
+    ClusterSpec spec = ClusterSpec.nodes(cfg.nodes()).withNodeMemoryMb(cfg.nodeMemoryMb()).withNodeVcores(cfg.nodeVcores())
         .withContainerMemoryMb(cfg.containerMemoryMb()).withTimeScale(cfg.timeScale())
         .withDisks(cfg.disks() == 0 ? null : ClusterSpec.Disks.of(cfg.disks())).withClocks(cfg.clocks());
     for (String kv : cfg.hadoop()) {

@@ -54,12 +54,19 @@ public final class NamespaceCluster extends ProcessNodeCluster<NamespaceNode.Hel
     Cgroup.of(ledger.owner()).killAll(Duration.ofSeconds(10));
   }
 
-  /** In the node's namespace and a fresh cgroup. */
+  /**
+   * In the node's namespace and a fresh cgroup, the host's cgroup hierarchies mounted again in the
+   * mount namespace {@code ip netns exec} gives it, so the node sees its cgroups as a machine does
+   * (its executor holds containers to their CPU share there).
+   */
   @Override
   protected NamespaceNode.Held startProcess(NamespaceNode node, Path dir) throws IOException {
     Cgroup group = Cgroup.of(ledger.owner() + "/node-" + node.index() + "-" + dir.getFileName()).create();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    return new NamespaceNode.Held(group, group.spawn(NodeNetwork.inside(node.namespace(), HarnessDaemons.nodeCommand(java, dir, node.ownClock()))));
+    List<String> command = new java.util.ArrayList<>(List.of("sh", "-c",
+        faultbed.faults.CgroupLayout.remountCommands() + " exec \"$@\"", "faultbed-node"));
+    command.addAll(HarnessDaemons.nodeCommand(java, dir, node.ownClock()));
+    return new NamespaceNode.Held(group, group.spawn(NodeNetwork.inside(node.namespace(), command)));
   }
 
   @Override

@@ -57,6 +57,7 @@ public final class RunExecutor {
     spec.speculation().jobSettings(cluster.spec(), cluster.stateDir()).forEach(job.getConfiguration()::set);
     faultbed.harness.PinnedNodes pinned = cluster.pin(spec.pinned(), spec.seed(), job.getNumReduceTasks());
     pinned.jobSettings().forEach(job.getConfiguration()::set);
+    spec.stealingSettings(job.getConfiguration()).forEach(job.getConfiguration()::set);
     // The AM deletes the staging folder when the job ends, and with it the history of any AM
     // attempt that died: keep it (unless the user already keeps files) and read it afterwards.
     boolean keptStaging = job.getConfiguration().get(HistoryReader.KEEP_STAGING) == null;
@@ -68,6 +69,7 @@ public final class RunExecutor {
       Job companion = spec.workload().createJob(conf, dataRoot, spec.dataSeed(), output.suffix("-companion-" + c));
       companion.setJobName(job.getJobName() + " companion " + c);
       spec.speculation().jobSettings(cluster.spec(), cluster.stateDir()).forEach(companion.getConfiguration()::set);
+      spec.stealingSettings(companion.getConfiguration()).forEach(companion.getConfiguration()::set);
       companions.add(companion);
     }
     return new Launch(dataRoot, inputBytes, output, job, companions, keptStaging, pinned);
