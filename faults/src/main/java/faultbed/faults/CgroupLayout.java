@@ -114,25 +114,16 @@ public final class CgroupLayout {
     Map<String, Path> v1 = new LinkedHashMap<>();
     Path v2Mount = null;
     String v2MountRoot = "/";
-    for (String line : Cgroup.readLines(mountinfo)) {
-      String[] halves = line.split(" - ", 2);
-      if (halves.length < 2) {
-        continue;
-      }
-      String[] left = halves[0].split(" ");
-      String[] right = halves[1].split(" ");
-      if (left.length < 5 || right.length < 3) {
-        continue;
-      }
-      Path point = Path.of(unescape(left[4]));
+    for (Mount m : mounts(mountinfo)) {
+      Path point = Path.of(m.point());
       if (use.equals("none")) {
         break;
       }
-      if (right[0].equals("cgroup2") && !use.equals("v1") && v2Mount == null) {
+      if (m.type().equals("cgroup2") && !use.equals("v1") && v2Mount == null) {
         v2Mount = point;
-        v2MountRoot = unescape(left[3]);
-      } else if (right[0].equals("cgroup") && !use.equals("v2")) {
-        for (String opt : right[2].split(",")) {
+        v2MountRoot = m.root();
+      } else if (m.type().equals("cgroup") && !use.equals("v2")) {
+        for (String opt : m.options().split(",")) {
           if (Set.of("freezer", "cpu", "blkio", "cpuacct", "memory").contains(opt) && !v1.containsKey(opt)
               && Files.isWritable(point)) {
             v1.put(opt, point);
@@ -243,21 +234,12 @@ public final class CgroupLayout {
   public static String remountCommands() {
     Path mountinfo = Path.of(System.getProperty("faultbed.mountinfo", "/proc/self/mountinfo"));
     List<String> commands = new ArrayList<>();
-    for (String line : Cgroup.readLines(mountinfo)) {
-      String[] halves = line.split(" - ", 2);
-      if (halves.length < 2) {
+    for (Mount m : mounts(mountinfo)) {
+      String point = m.point();
+      if (!m.root().equals("/") || !point.startsWith("/sys/fs/cgroup") || point.contains("'")) {
         continue;
       }
-      String[] left = halves[0].split(" ");
-      String[] right = halves[1].split(" ");
-      if (left.length < 5 || right.length < 3 || !left[3].equals("/")) {
-        continue;
-      }
-      String point = unescape(left[4]);
-      if (!point.startsWith("/sys/fs/cgroup") || point.contains("'")) {
-        continue;
-      }
-      switch (right[0]) {
+      switch (m.type()) {
         case "tmpfs" -> {
           if (point.equals("/sys/fs/cgroup")) {
             commands.add("mount -t tmpfs -o mode=755 tmpfs /sys/fs/cgroup");
@@ -266,7 +248,7 @@ public final class CgroupLayout {
         case "cgroup2" -> commands.add("mkdir -p '" + point + "' && mount -t cgroup2 cgroup2 '" + point + "'");
         case "cgroup" -> {
           List<String> opts = new ArrayList<>();
-          for (String o : right[2].split(",")) {
+          for (String o : m.options().split(",")) {
             if (!Set.of("rw", "ro").contains(o) && o.matches("[A-Za-z0-9_=.-]+")) {
               opts.add(o);
             }
@@ -277,6 +259,25 @@ public final class CgroupLayout {
       }
     }
     return commands.isEmpty() ? "" : "{ " + String.join("; ", commands) + "; } 2>/dev/null;";
+  }
+
+  /** A line of a mount table: the folder of the file system mounted, where, its type and its own options. */
+  private record Mount(String root, String point, String type, String options) {}
+
+  private static List<Mount> mounts(Path mountinfo) {
+    List<Mount> out = new ArrayList<>();
+    for (String line : Cgroup.readLines(mountinfo)) {
+      String[] halves = line.split(" - ", 2);
+      if (halves.length < 2) {
+        continue;
+      }
+      String[] left = halves[0].split(" ");
+      String[] right = halves[1].split(" ");
+      if (left.length >= 5 && right.length >= 3) {
+        out.add(new Mount(unescape(left[3]), unescape(left[4]), right[0], right[2]));
+      }
+    }
+    return out;
   }
 
   /** mountinfo escapes space, tab, newline and backslash as octal. */
