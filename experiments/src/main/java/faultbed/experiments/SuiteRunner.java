@@ -103,7 +103,7 @@ public final class SuiteRunner {
           cluster = null;
         }
         RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned());
+            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned(), v.stealing());
         HarnessException warmupBroke = null;
         if (cluster == null) {
           progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
@@ -115,7 +115,8 @@ public final class SuiteRunner {
             for (int w = 0; w < scenario.warmupRuns(); w++) {
               progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
               cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
-                  v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation(), v.jobLimit()));
+                  v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation(), v.jobLimit())
+                  .withStealing(v.stealing()));
               cluster.reset();
             }
           } catch (HarnessException e) {

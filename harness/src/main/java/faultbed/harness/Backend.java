@@ -101,6 +101,16 @@ public abstract class Backend {
   }
 
   /**
+   * Why this backend cannot hold a job's maps to a CPU share of their own (scenario {@code stealing}):
+   * that takes a NodeManager of faultbed's whose node is in a cgroup of faultbed's, with cgroup v1's
+   * cpu controller to give each container a quota below it. Empty when it can.
+   */
+  public Optional<String> refusesStealing() {
+    return Optional.of("expected off on the " + name() + " backend: holding containers to a CPU share needs"
+        + " NodeManagers of faultbed's in cgroups of their own (the namespace backend)");
+  }
+
+  /**
    * Why this backend cannot pin parts of a job to nodes of faultbed's choosing ({@code cluster.pin},
    * done with node labels on a ResourceManager faultbed starts); empty when it can.
    */

@@ -13,6 +13,43 @@ public interface CgroupNode extends Node {
   /** The node's cgroup itself. */
   Cgroup group();
 
+  /** A container the node holds to a CPU share: its quota and the CPU time it has used. */
+  record ContainerCpu(int node, String container, double cores, long usageMicros) {}
+
+  /**
+   * The containers held to a CPU share on this node now, read from their groups below the node's in
+   * cgroup v1's cpu and cpuacct hierarchies (see {@link faultbed.harness.daemons.StrictCpuExecutor}).
+   */
+  default List<ContainerCpu> containerCpu() {
+    var layout = faultbed.faults.CgroupLayout.current();
+    var cpu = layout.v1Root("cpu");
+    if (cpu.isEmpty()) {
+      return List.of();
+    }
+    Path acctRoot = layout.v1Root("cpuacct").orElse(cpu.get());
+    Path node = cpu.get().resolve(group().path());
+    List<ContainerCpu> out = new java.util.ArrayList<>();
+    try (var groups = java.nio.file.Files.list(node)) {
+      for (Path g : groups.filter(p -> p.getFileName().toString().startsWith("c-container_")).toList()) {
+        try {
+          String name = g.getFileName().toString();
+          long quota = Long.parseLong(java.nio.file.Files.readString(g.resolve("cpu.cfs_quota_us")).trim());
+          long period = Long.parseLong(java.nio.file.Files.readString(g.resolve("cpu.cfs_period_us")).trim());
+          long usageNs = Long.parseLong(java.nio.file.Files.readString(
+              acctRoot.resolve(group().path()).resolve(name).resolve("cpuacct.usage")).trim());
+          if (quota > 0) {
+            out.add(new ContainerCpu(index(), name.substring(2), (double) quota / period, usageNs / 1000));
+          }
+        } catch (java.io.IOException | NumberFormatException gone) {
+          // the container ended between the listing and the reading
+        }
+      }
+    } catch (java.io.IOException none) {
+      return List.of();
+    }
+    return out;
+  }
+
   @Override
   default String cgroup() {
     return group().path();

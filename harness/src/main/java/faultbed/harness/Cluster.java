@@ -33,6 +33,17 @@ public interface Cluster extends AutoCloseable {
   /** The ResourceManager's view: NodeId to node state, active and inactive nodes alike. */
   Map<String, String> nodeStates();
 
+  /** The containers its nodes hold to a CPU share now; none where no node holds any. */
+  default List<CgroupNode.ContainerCpu> containerCpu() {
+    List<CgroupNode.ContainerCpu> out = new java.util.ArrayList<>();
+    for (Node n : nodes()) {
+      if (n instanceof CgroupNode c) {
+        out.addAll(c.containerCpu());
+      }
+    }
+    return out;
+  }
+
   /**
    * The NameNode's slow-peer and slow-disk reports now. None where the backend does not give them:
    * the NameNode is not faultbed's (remote, sim), or its DataNodes share one address, by which the

@@ -34,7 +34,7 @@ import java.util.TreeMap;
 public final class RunHistory {
   /** One thing that happened or was learnt. */
   public sealed interface Event permits Began, ClusterSeen, Configured, WorkloadMade, Pinned, Timed, Noted,
-      FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, SlowSeen, JobEnded, CompanionEnded, AttemptsRead,
+      FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, SlowSeen, ShareSeen, JobEnded, CompanionEnded, AttemptsRead,
       AmAttemptsRead, FetchFailuresRead, SpeculationRead, TimeScaleRead, OutputChecked {}
 
   /** The run's identity, as it began. */
@@ -90,6 +90,9 @@ public final class RunHistory {
 
   /** A slow node or disk appeared in the NameNode's report, or left it ({@code clearedMs} set). */
   public record SlowSeen(RunRecord.SlowReport report) implements Event {}
+
+  /** A container's span at one CPU share ended (its share changed, it ended, or the run did). */
+  public record ShareSeen(RunRecord.CpuShare share) implements Event {}
 
   public record JobEnded(JobOutcome outcome) implements Event {}
 
@@ -206,6 +209,9 @@ public final class RunHistory {
     ifAny(all, OutputChecked.class, o -> b.outputCheck(o.check()));
     if (all.stream().anyMatch(SlowSeen.class::isInstance)) {
       b.slowReports(slowReports(all));
+    }
+    if (all.stream().anyMatch(ShareSeen.class::isInstance)) {
+      b.cpuShares(of(all, ShareSeen.class).stream().map(ShareSeen::share).toList());
     }
     return b.build();
   }

@@ -44,18 +44,20 @@ public record RunRecord(
     List<AmAttempt> amAttempts,
     OutputCheck outputCheck,
     Placement placement,
-    List<SlowReport> slowReports) {
+    List<SlowReport> slowReports,
+    List<CpuShare> cpuShares) {
 
   /**
    * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
    * progress clocks, AM attempts, output check, provenance, blocks, companion jobs and the rest,
    * all optional); 3: where the run pinned its AM and reduces ({@code placement}, optional); 4: the
    * bytes each attempt gave or took in the shuffle (attempts' {@code shuffleBytes}, optional); 5: the
-   * nodes and disks HDFS's NameNode named slow during the run ({@code slowReports}, optional). This
+   * nodes and disks HDFS's NameNode named slow during the run ({@code slowReports}, optional); 6: the
+   * CPU shares containers were held to and what they used of them ({@code cpuShares}, optional). This
    * faultbed reads every version up to this one: a field a record lacks reads as absent.
    * RecordShapeTest holds the number to the shape: a changed record must raise it.
    */
-  public static final int SCHEMA_VERSION = 5;
+  public static final int SCHEMA_VERSION = 6;
 
   public RunRecord {
     if (schemaVersion > SCHEMA_VERSION) {
@@ -73,6 +75,7 @@ public record RunRecord(
     companionJobs = copy(companionJobs);
     amAttempts = copy(amAttempts);
     slowReports = copy(slowReports);
+    cpuShares = copy(cpuShares);
   }
 
   /** A record of this schema version, its parts named one by one. */
@@ -205,6 +208,19 @@ public record RunRecord(
     public static final String PEER = "peer";
     public static final String DISK = "disk";
   }
+
+  /**
+   * A span of time a container was held to one CPU share (a run whose job asked for it: see the
+   * scenario's {@code stealing}), read from its cgroup, and the CPU it used in that span.
+   *
+   * @param node      the node it ran on
+   * @param container its YARN container id
+   * @param fromMs    when the share was first seen (ms after the run's origin)
+   * @param toMs      when it was last seen at that share
+   * @param cores     its CPU quota, in cores
+   * @param usedCores the CPU it used over the span, in cores (CPU time over the span's length)
+   */
+  public record CpuShare(int node, String container, long fromMs, long toMs, double cores, double usedCores) {}
 
   /**
    * One task attempt, from the job history files of every AM attempt. Times are null when the

@@ -23,6 +23,7 @@ public final class ScenarioFormat {
   /** A sort or wordcount workload. */
   public static final Shape FILE_WORKLOAD = at("/$defs/workload/oneOf/0");
   public static final Shape SYNTHETIC_WORKLOAD = at("/$defs/workload/oneOf/1");
+  public static final Shape ELASTIC_WORKLOAD = at("/$defs/workload/oneOf/2");
   public static final Shape SLOWDOWN = at("/$defs/slowdowns/items");
   public static final Shape SLOWDOWN_STEP = at("/$defs/slowdowns/items/properties/profile/items");
   /** The object forms of {@code speculation}: a policy with params, or a speculator class. */

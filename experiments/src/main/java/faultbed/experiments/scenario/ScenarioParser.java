@@ -13,6 +13,7 @@ import faultbed.harness.NetworkBackend;
 import faultbed.harness.Backend;
 import faultbed.harness.Backends;
 import faultbed.harness.Speculation;
+import faultbed.schedulers.stealing.StealingPolicy;
 import faultbed.schedulers.policies.Policies;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.FaultKind;
@@ -119,6 +120,7 @@ public final class ScenarioParser {
     Workload workload = workload(workloadNode, "workload", cluster.backend().boundedByThisHost());
     List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
     Speculation speculation = speculation(root.get("speculation"), "speculation", Speculation.off());
+    StealingPolicy stealing = stealing(root.get("stealing"), "stealing", null);
     Duration jobLimit = root.has("jobLimit") ? positive(duration(root.get("jobLimit"), "jobLimit"), "jobLimit") : null;
     Set<Pin> pinned = root.has("pin") ? pinned(root.get("pin"), "pin") : Set.of();
 
@@ -126,7 +128,7 @@ public final class ScenarioParser {
     JsonNode vs = root.get("variants");
     if (vs == null) {
       variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation, jobLimit,
-          pinned));
+          pinned, stealing));
       checkNetwork(variants.get(0), "");
     } else {
       object(vs, "variants");
@@ -161,7 +163,8 @@ public final class ScenarioParser {
         Speculation vs2 = speculation(v.get("speculation"), at + ".speculation", speculation);
         Duration vl = v.has("jobLimit") ? positive(duration(v.get("jobLimit"), at + ".jobLimit"), at + ".jobLimit") : jobLimit;
         Set<Pin> vp = v.has("pin") ? pinned(v.get("pin"), at + ".pin") : pinned;
-        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl, vp));
+        StealingPolicy vst = v.has("stealing") ? stealing(v.get("stealing"), at + ".stealing", stealing) : stealing;
+        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl, vp, vst));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
     }
@@ -355,9 +358,30 @@ public final class ScenarioParser {
             + " label); expected at least " + v.pinned().size() + " nodes, got " + v.cluster().nodes());
       }
     }
+    if (v.stealing() != null) {
+      v.cluster().backend().refusesStealing().ifPresent(why -> {
+        throw new ScenarioException(at + "stealing", why);
+      });
+    }
     v.cluster().backend().refusesRun(v.cluster(), v.workload(), v.timeline(), v.speculation()).ifPresent(u -> {
       throw new ScenarioException(at + u.field(), u.why());
     });
+  }
+
+  /** "off" (null: Hadoop's default executor), or a {@link StealingPolicy} by its name. */
+  private static StealingPolicy stealing(JsonNode n, String at, StealingPolicy base) {
+    if (n == null) {
+      return base;
+    }
+    String name = text(n, at);
+    if (name.equals("off")) {
+      return null;
+    }
+    try {
+      return StealingPolicy.named(name);
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(at, "expected off or " + e.getMessage().substring("expected ".length()));
+    }
   }
 
   /**
@@ -484,6 +508,21 @@ public final class ScenarioParser {
           }
           if (n.has("slowdowns")) {
             w = w.withSlowdowns(slowdowns(n.get("slowdowns"), at + ".slowdowns", maps));
+          }
+          return w;
+        }
+        case "elastic" -> {
+          onlyKnown(n, at + ".", ScenarioFormat.ELASTIC_WORKLOAD.fields());
+          var w = Workloads.elastic(n.has("maps") ? whole(ScenarioFormat.ELASTIC_WORKLOAD, n, "maps", at)
+              : Workloads.DEFAULT_MAPS);
+          if (n.has("reduces")) {
+            w = w.withReduces(whole(ScenarioFormat.ELASTIC_WORKLOAD, n, "reduces", at));
+          }
+          if (n.has("units")) {
+            w = w.withUnits(whole(ScenarioFormat.ELASTIC_WORKLOAD, n, "units", at));
+          }
+          if (n.has("unitWork")) {
+            w = w.withUnitWork(whole(ScenarioFormat.ELASTIC_WORKLOAD, n, "unitWork", at));
           }
           return w;
         }

@@ -8,10 +8,18 @@ import faultbed.harness.workload.Workload;
 /**
  * One arm of a scenario, fully resolved: what runs, on what cluster, under which faults and
  * speculator, how often, how long its job may run (null: {@link faultbed.harness.RunSpec#DEFAULT_JOB_LIMIT}),
- * and which parts of its job are pinned to nodes chosen per block (see {@link faultbed.harness.Pin}).
+ * which parts of its job are pinned to nodes chosen per block (see {@link faultbed.harness.Pin}), and how
+ * its maps share their nodes' CPU (null: as Hadoop's default executor lets them; see
+ * {@link faultbed.schedulers.stealing.StealingPolicy}).
  */
 public record Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
-    Speculation speculation, java.time.Duration jobLimit, java.util.Set<faultbed.harness.Pin> pinned) {
+    Speculation speculation, java.time.Duration jobLimit, java.util.Set<faultbed.harness.Pin> pinned,
+    faultbed.schedulers.stealing.StealingPolicy stealing) {
+  public Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
+      Speculation speculation, java.time.Duration jobLimit, java.util.Set<faultbed.harness.Pin> pinned) {
+    this(name, cluster, workload, timeline, runs, speculation, jobLimit, pinned, null);
+  }
+
   public Variant(String name, ClusterSpec cluster, Workload workload, Timeline timeline, int runs,
       Speculation speculation) {
     this(name, cluster, workload, timeline, runs, speculation, null);
@@ -32,19 +40,19 @@ public record Variant(String name, ClusterSpec cluster, Workload workload, Timel
 
   /** The same variant with its nodes on another backend. */
   public Variant withBackend(faultbed.harness.Backend b) {
-    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation, jobLimit, pinned);
+    return new Variant(name, cluster.withBackend(b), workload, timeline, runs, speculation, jobLimit, pinned, stealing);
   }
 
   /** The same variant on the cluster {@code inventory} names. */
   public Variant withInventory(faultbed.harness.Inventory inventory) {
-    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation, jobLimit, pinned);
+    return new Variant(name, cluster.withInventory(inventory), workload, timeline, runs, speculation, jobLimit, pinned, stealing);
   }
 
   public Variant withHadoop(java.util.Map<String, String> settings) {
-    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation, jobLimit, pinned);
+    return new Variant(name, cluster.withHadoop(settings), workload, timeline, runs, speculation, jobLimit, pinned, stealing);
   }
 
   public Variant withRuns(int n) {
-    return new Variant(name, cluster, workload, timeline, n, speculation, jobLimit, pinned);
+    return new Variant(name, cluster, workload, timeline, n, speculation, jobLimit, pinned, stealing);
   }
 }

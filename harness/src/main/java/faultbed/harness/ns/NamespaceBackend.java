@@ -46,6 +46,17 @@ public final class NamespaceBackend extends Backend {
     return problems;
   }
 
+  /** Each container's quota is a group below the node's in cgroup v1's cpu hierarchy. */
+  @Override
+  public java.util.Optional<String> refusesStealing() {
+    CgroupLayout layout = CgroupLayout.current();
+    if (layout.cpu() == CgroupLayout.Mechanism.V1) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of("expected off on this host: a container's CPU quota is a group below its node's in"
+        + " cgroup v1's cpu hierarchy, which this host's cgroups (" + layout.describe() + ") do not have");
+  }
+
   @Override
   public String requires(NetworkBackend network) {
     return network.isToxiproxy() ? "toxiproxy-server" : "netns, iptables, root";

@@ -149,7 +149,9 @@ public final class RunExecutor {
           NodeStateWatcher watcher = new NodeStateWatcher(cluster::nodeStates, nodeById, nowMs,
               t -> history.append(new RunHistory.NodeChanged(t)));
           SlowReportWatcher slow = new SlowReportWatcher(cluster::slowReports, SlowReportWatcher.byAddress(cluster.nodes()),
-              nowMs, r -> history.append(new RunHistory.SlowSeen(r)))) {
+              nowMs, r -> history.append(new RunHistory.SlowSeen(r)));
+          ShareWatcher shares = new ShareWatcher(cluster::containerCpu, nowMs,
+              s -> history.append(new RunHistory.ShareSeen(s)))) {
         listener.phase("running");
         job.submit();
         harnessMs.put("submit", nowMs.getAsLong());

@@ -136,7 +136,9 @@ public record ElasticWorkload(int maps, int reduces, int units, int unitWork) im
       }
     }
     boolean right = sent == expected && received == expected && (reduces == 0 || sum == want);
-    return new OutputCheck(method, right, right ? expected + " units, digests as computed"
+    long lent = counters.findCounter(Digests.UNITS_ON_LENT_THREADS).getValue();
+    return new OutputCheck(method, right, right ? expected + " units, digests as computed; " + lent
+        + " of them done by threads beyond their map's first"
         : "maps sent " + sent + ", reduces received " + received + " (expected " + expected + "), digest sum "
             + sum + " (expected " + want + ")");
   }
@@ -160,7 +162,8 @@ public record ElasticWorkload(int maps, int reduces, int units, int unitWork) im
     return v;
   }
 
-  enum Digests { SUM }
+  /** The digests' sum, and the units done by threads beyond a map's first (its lent slots at work). */
+  enum Digests { SUM, UNITS_ON_LENT_THREADS }
 
   /** One split per map; the records are its unit numbers. */
   public static class UnitInputFormat extends InputFormat<IntWritable, IntWritable> {
@@ -232,7 +235,7 @@ public record ElasticWorkload(int maps, int reduces, int units, int unitWork) im
       boolean[] exhausted = {false};
       Throwable[] failed = {null};
       List<Thread> threads = new ArrayList<>();
-      Runnable worker = () -> {
+      java.util.function.IntFunction<Runnable> workerNumbered = ordinal -> () -> {
         boolean left = false;
         try {
           while (true) {
@@ -250,6 +253,9 @@ public record ElasticWorkload(int maps, int reduces, int units, int unitWork) im
             long d = digest(key, rounds);
             synchronized (context) {
               context.write(new IntWritable(key), new LongWritable(d));
+              if (ordinal > 0) {
+                context.getCounter(Digests.UNITS_ON_LENT_THREADS).increment(1);
+              }
             }
             done.incrementAndGet();
             // a thread beyond the share ends after its unit: the resources go back
@@ -284,8 +290,8 @@ public record ElasticWorkload(int maps, int reduces, int units, int unitWork) im
               break;
             }
             while (!exhausted[0] && live.get() < wanted.get()) {
-              live.incrementAndGet();
-              Thread t = new Thread(worker, "faultbed-unit-" + threads.size());
+              int ordinal = live.getAndIncrement();
+              Thread t = new Thread(workerNumbered.apply(ordinal), "faultbed-unit-" + ordinal);
               t.setDaemon(true);
               threads.add(t);
               t.start();

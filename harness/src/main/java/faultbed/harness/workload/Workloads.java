@@ -29,6 +29,11 @@ public final class Workloads {
   }
 
   /** Synthetic job with 10 s maps, 5 s reduces and 1000 shuffled records per map. */
+  /** A CPU-bound job whose maps follow their CPU share with more or fewer threads (see {@link ElasticWorkload}). */
+  public static ElasticWorkload elastic(int maps) {
+    return new ElasticWorkload(maps, 1, 40, 400_000);
+  }
+
   public static SyntheticWorkload synthetic(int maps, int reduces) {
     return new SyntheticWorkload(maps, reduces, DEFAULT_MAP_MILLIS, DEFAULT_REDUCE_MILLIS,
         List.of(), DEFAULT_RECORDS_PER_MAP, List.of());
