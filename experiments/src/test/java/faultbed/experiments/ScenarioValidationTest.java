@@ -52,7 +52,7 @@ class ScenarioValidationTest {
       negative time           | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["-5s", "30s"] } } ]     | faults[0].at.uniform[0]: expected a non-negative duration
       reversed range          | "faults": [ { "kind": "crash", "node": 0, "at": { "uniform": ["30s", "5s"] } } ]      | faults[0].at.uniform: expected from <= to
       node out of range       | "faults": [ { "kind": "crash", "node": 9, "at": "5s" } ]                             | faults[0].node: expected a node index in 0..3, got 9
-      unknown workload        | "workload": { "type": "terasort", "size": "1GB" }                                    | workload.type: expected one of [sort, wordcount, synthetic], got "terasort"
+      unknown workload        | "workload": { "type": "terasort", "size": "1GB" }                                    | workload.type: expected one of [sort, wordcount, synthetic, elastic], got "terasort"
       misspelt field          | "cluster": { "nodez": 4 }                                                            | cluster.nodez: unknown field
       bad size                | "workload": { "type": "sort", "size": "lots" }                                       | workload.size: expected a size such as "64MB"
       duration without unit   | "faults": [ { "kind": "crash", "node": 0, "at": "5" } ]                              | faults[0].at: expected a duration such as
@@ -121,6 +121,9 @@ class ScenarioValidationTest {
       not a speculator        | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "speculator": "java.lang.String" } } | speculation: expected a class implementing org.apache.hadoop.mapreduce.v2.app.speculate.Speculator, got java.lang.String
       missing policy class    | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "speculation": { "policy": "com.example.Missing" } } } } | variants.a.speculation: unknown speculation policy "com.example.Missing"
       policy param not number | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "policy": "late", "params": { "slowTaskThreshold": "high" } } } | speculation.params.slowTaskThreshold: expected a number, got "high"
+      unknown stealing        | { "workload": { "type": "elastic", "maps": 2 }, "variants": { "a": { "stealing": "fcm" } } } | variants.a.stealing: expected off or one of [strict, even, first-come-most, shortest-time-left-most, longest-time-left-most], got "fcm"
+      stealing on mini        | { "workload": { "type": "elastic", "maps": 2 }, "stealing": "even" }                   | stealing: expected off on the mini backend: holding containers to a CPU share needs
+      elastic without units   | { "workload": { "type": "elastic", "units": 0 } }                                       | workload.units: expected at least 1, got 0
       policy param misspelled | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "policy": "late", "params": { "slowTaskTreshold": 20 } } } | speculation.params.slowTaskTreshold: "late" has no such parameter
       zero time scale         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "timeScale": 0 } }     | cluster.timeScale: expected a number in (0, 1]
       pin not a list          | { "workload": { "type": "sort", "size": "1MB" }, "pin": "am" }                        | pin: expected a list of parts to pin, e.g. ["am", "reduces"], got "am"
