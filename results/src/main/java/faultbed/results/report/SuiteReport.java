@@ -88,6 +88,7 @@ public final class SuiteReport {
 
     nodeSpeeds(h, faultbed.results.NodeSpeeds.of(records));
     mapLocality(h, faultbed.results.MapLocality.of(records));
+    cpuUse(h, faultbed.results.CpuUse.of(records));
 
     h.element("h2", "Completion time");
     summaryTable(h, records);
@@ -218,6 +219,29 @@ public final class SuiteReport {
         + " relative to their input split, from the AM's task-attempt-started events. A map away from its split"
         + " reads it over the network; \"last map\" counts the runs whose last map to succeed had that"
         + " locality, the map the job waited for.").raw("</p>\n");
+  }
+
+  /** What maps held to a CPU share used of it: shown when the runs held them (scenario {@code stealing}). */
+  private static void cpuUse(Html h, faultbed.results.CpuUse use) {
+    if (use.isEmpty()) {
+      return;
+    }
+    h.element("h2", "CPU shares");
+    h.raw("<table><thead><tr><th>variant</th><th>runs</th><th>a slot, cores</th><th>maps' CPU, core-s</th>")
+        .raw("<th>95% CI</th><th>beyond their slots, core-s</th><th>95% CI</th><th>utilisation</th><th>95% CI</th>")
+        .raw("</tr></thead><tbody>\n");
+    for (faultbed.results.CpuUse.Variant v : use.variants()) {
+      h.raw("<tr>").element("td", v.variant()).raw(num(v.runs())).raw(num(v.slotCores(), "%.3f"))
+          .raw(num(v.median(v.mapCoreSeconds()))).raw(cell(v.interval(v.mapCoreSeconds())))
+          .raw(num(v.median(v.beyondCoreSeconds()))).raw(cell(v.interval(v.beyondCoreSeconds())))
+          .raw(num(v.median(v.utilisation()), "%.2f")).raw(cell(v.interval(v.utilisation()), "%.2f"))
+          .raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">").text("Medians over runs, from each map's CPU share spans read from its cgroup"
+        + " (records' cpuShares). Beyond their slots: CPU a map used above its own slots' share, which it could"
+        + " only take from slots lent to it. Utilisation: the maps' CPU over what the nodes offered their"
+        + " containers (a slot's share per vcore) from the first map's start to the last map's end.").raw("</p>\n");
   }
 
   private static void row(Html h, String what, String value) {
