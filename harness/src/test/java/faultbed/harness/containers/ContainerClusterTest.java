@@ -65,7 +65,9 @@ class ContainerClusterTest {
    */
   @Test
   void aNodeManagerWhoseClockIsAheadRefusesContainers(ContainerCluster cluster, Recorder recorder) {
-    RunRecord r = recorder.save(cluster.run(Workloads.synthetic(16, 1).withMapMillis(4_000), Timeline
+    // maps enough to outlast the jumped node's own: on a loaded machine its maps ran 40 s, and with 16 maps
+    // the other nodes had taken the rest before it asked for another container
+    RunRecord r = recorder.save(cluster.run(Workloads.synthetic(32, 1).withMapMillis(4_000), Timeline
         .when(JobEvent.mapsRunning(2)).inject(new ClockJump(Target.mostMaps().sparingApplicationMaster(),
             Duration.ofMinutes(15), null)))); // until the job ends: on a loaded machine the next wave may come late
     RunRecord.FaultEvent jump = r.faults().get(0);
