@@ -1,18 +1,12 @@
 package faultbed.harness.daemons;
 
 import faultbed.faults.CgroupLayout;
-import faultbed.schedulers.stealing.RunningTask;
 import faultbed.schedulers.stealing.StealingPolicy;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,57 +46,9 @@ public class StrictCpuExecutor extends DefaultContainerExecutor {
 
   private static final Logger LOG = LoggerFactory.getLogger(StrictCpuExecutor.class);
 
-  /** A container running here: the slots it holds and, when it is held to a share, its group. */
-  private record Running(String id, int slots, StealingPolicy policy, CpuGroup group, java.nio.file.Path workDir,
-      long launchedMs) {}
-
-  /**
-   * A container's group in cgroup v1's CPU hierarchies (cpu, and cpuacct where it is apart), below
-   * the node's. Only there: in every other hierarchy the container stays in the node's group, so
-   * what acts on the node (a freeze, a disk throttle, a kill) acts on it as before.
-   */
-  record CpuGroup(List<java.nio.file.Path> dirs) {
-    static final String PERIOD = "cpu.cfs_period_us";
-
-    CpuGroup create() throws IOException {
-      for (java.nio.file.Path d : dirs) {
-        Files.createDirectories(d);
-      }
-      return this;
-    }
-
-    boolean exists() {
-      return Files.isDirectory(dirs.get(0));
-    }
-
-    void limit(double cores) throws IOException {
-      java.nio.file.Path cpu = dirs.get(0);
-      long period = Long.parseLong(Files.readString(cpu.resolve(PERIOD)).trim());
-      Files.writeString(cpu.resolve("cpu.cfs_quota_us"), Long.toString(Math.max(1000, Math.round(cores * period))));
-    }
-
-    String joinCommand() {
-      return String.join(" && ", dirs.stream().map(d -> "echo $$ > '" + d.resolve("cgroup.procs") + "'").toList());
-    }
-
-    /** Removed once its processes are gone; one that lingers goes with the node's group. */
-    void destroy() {
-      for (java.nio.file.Path d : dirs) {
-        try {
-          Files.deleteIfExists(d);
-        } catch (IOException busy) {
-          LOG.warn("{}: {} not removed yet: {}", LOG_MARK, d, busy.toString());
-        }
-      }
-    }
-  }
-
-  private final Map<String, Running> running = new LinkedHashMap<>();
-  private final Map<String, String> shown = new LinkedHashMap<>();
   private final ThreadLocal<CpuGroup> launching = new ThreadLocal<>();
   private volatile ScheduledExecutorService rebalancer;
-  private int nodeSlots;
-  private double nodeCores;
+  private volatile NodeShares shares = new NodeShares(1, 1);
 
   @Override
   public void setConf(Configuration conf) {
@@ -110,10 +56,10 @@ public class StrictCpuExecutor extends DefaultContainerExecutor {
     if (conf == null) {
       return;
     }
-    nodeSlots = Math.max(1, conf.getInt(YarnConfiguration.NM_VCORES, YarnConfiguration.DEFAULT_NM_VCORES));
     int percent = conf.getInt(YarnConfiguration.NM_RESOURCE_PERCENTAGE_PHYSICAL_CPU_LIMIT,
         YarnConfiguration.DEFAULT_NM_RESOURCE_PERCENTAGE_PHYSICAL_CPU_LIMIT);
-    nodeCores = Runtime.getRuntime().availableProcessors() * Math.max(1, Math.min(100, percent)) / 100.0;
+    shares = new NodeShares(conf.getInt(YarnConfiguration.NM_VCORES, YarnConfiguration.DEFAULT_NM_VCORES),
+        Runtime.getRuntime().availableProcessors() * Math.max(1, Math.min(100, percent)) / 100.0);
   }
 
   @Override
@@ -124,26 +70,21 @@ public class StrictCpuExecutor extends DefaultContainerExecutor {
     String named = container.getLaunchContext().getEnvironment().get(ENV);
     StealingPolicy policy = named == null ? null : policy(named, id);
     CpuGroup group = policy == null ? null : groupFor(id);
-    synchronized (this) {
-      running.put(id, new Running(id, slots, policy, group,
-          java.nio.file.Path.of(ctx.getContainerWorkDir().toUri().getPath()), System.currentTimeMillis()));
-      startRebalancing();
-    }
+    shares.started(id, slots, policy, group, java.nio.file.Path.of(ctx.getContainerWorkDir().toUri().getPath()),
+        System.currentTimeMillis());
+    startRebalancing();
     // the others give back what they were lent before this one starts
-    rebalance();
+    shares.rebalance(System.currentTimeMillis());
     launching.set(group);
     try {
       return super.launchContainer(ctx);
     } finally {
       launching.remove();
-      synchronized (this) {
-        running.remove(id);
-        shown.remove(id);
-      }
+      shares.ended(id);
       if (group != null) {
         group.destroy();
       }
-      rebalance();
+      shares.rebalance(System.currentTimeMillis());
     }
   }
 
@@ -202,78 +143,11 @@ public class StrictCpuExecutor extends DefaultContainerExecutor {
       });
       rebalancer.scheduleWithFixedDelay(() -> {
         try {
-          rebalance();
+          shares.rebalance(System.currentTimeMillis());
         } catch (RuntimeException e) {
           LOG.warn("{}: rebalancing failed: {}", LOG_MARK, e.toString());
         }
       }, REBALANCE_MS, REBALANCE_MS, TimeUnit.MILLISECONDS);
-    }
-  }
-
-  /** Idle slots lent anew by the policy of the earliest held container; every held container's quota and thread count set. */
-  synchronized void rebalance() {
-    List<Running> held = running.values().stream().filter(r -> r.policy() != null).toList();
-    if (held.isEmpty()) {
-      return;
-    }
-    long now = System.currentTimeMillis();
-    int idle = nodeSlots - running.values().stream().mapToInt(Running::slots).sum();
-    List<RunningTask> tasks = new ArrayList<>();
-    for (Running r : held) {
-      tasks.add(task(r));
-    }
-    Map<String, Integer> lent = held.get(0).policy().lend(idle, tasks, now);
-    for (Running r : held) {
-      int share = r.slots() + lent.getOrDefault(r.id(), 0);
-      double cores = share * nodeCores / nodeSlots;
-      String state = share + " " + cores;
-      if (state.equals(shown.get(r.id()))) {
-        continue;
-      }
-      if (!r.group().exists()) {
-        continue;
-      }
-      try {
-        r.group().limit(cores);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("{}: {} not limited: {}", LOG_MARK, r.id(), e.toString());
-        continue;
-      }
-      if (writeThreads(r.workDir(), share)) {
-        shown.put(r.id(), state);
-        LOG.info("{} {} {} slots={} lent={} cores={} policy={}", LOG_MARK, now, r.id(), r.slots(), share - r.slots(),
-            String.format(java.util.Locale.ROOT, "%.3f", cores), r.policy());
-      }
-    }
-  }
-
-  /** The task as its progress file tells it; one that has written none can use its own slots only. */
-  private static RunningTask task(Running r) {
-    try {
-      String[] f = Files.readString(r.workDir().resolve(PROGRESS_FILE), StandardCharsets.UTF_8).trim().split("\\s+");
-      double progress = Math.max(0, Math.min(1, Double.parseDouble(f[1])));
-      return new RunningTask(r.id(), Long.parseLong(f[0]), progress, r.slots(), Integer.parseInt(f[2]));
-    } catch (IOException | RuntimeException notYet) {
-      return new RunningTask(r.id(), r.launchedMs(), 0, r.slots(), r.slots());
-    }
-  }
-
-  /** Whether the task can read its share now: false before its working folder exists. */
-  private static boolean writeThreads(java.nio.file.Path workDir, int threads) {
-    if (!Files.isDirectory(workDir)) {
-      return false;
-    }
-    try {
-      java.nio.file.Path tmp = workDir.resolve(THREADS_FILE + ".tmp");
-      Files.writeString(tmp, threads + "\n", StandardCharsets.UTF_8);
-      try {
-        Files.move(tmp, workDir.resolve(THREADS_FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, workDir.resolve(THREADS_FILE), StandardCopyOption.REPLACE_EXISTING);
-      }
-      return true;
-    } catch (IOException e) {
-      return false;
     }
   }
 
