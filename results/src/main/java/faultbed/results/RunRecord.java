@@ -45,6 +45,7 @@ public record RunRecord(
     OutputCheck outputCheck,
     Placement placement,
     List<SlowReport> slowReports,
+    String stealing,
     List<CpuShare> cpuShares) {
 
   /**
@@ -52,8 +53,9 @@ public record RunRecord(
    * progress clocks, AM attempts, output check, provenance, blocks, companion jobs and the rest,
    * all optional); 3: where the run pinned its AM and reduces ({@code placement}, optional); 4: the
    * bytes each attempt gave or took in the shuffle (attempts' {@code shuffleBytes}, optional); 5: the
-   * nodes and disks HDFS's NameNode named slow during the run ({@code slowReports}, optional); 6: the
-   * CPU shares containers were held to and what they used of them ({@code cpuShares}, optional). This
+   * nodes and disks HDFS's NameNode named slow during the run ({@code slowReports}, optional); 6: how
+   * the job's maps shared their nodes' CPU ({@code stealing}: the policy's name, absent when they were
+   * not held) and the CPU shares they were held to and used ({@code cpuShares}), both optional. This
    * faultbed reads every version up to this one: a field a record lacks reads as absent.
    * RecordShapeTest holds the number to the shape: a changed record must raise it.
    */

@@ -140,6 +140,9 @@ public final class RunExecutor {
       JobWatch.Observed observed = new JobWatch.Observed();
       history.append(new RunHistory.Configured(RecordAssembly.settingsInForce(job.getConfiguration(),
           cluster.spec().hadoop().keySet())));
+      if (spec.stealing() != null) {
+        history.append(new RunHistory.StealingSet(spec.stealing().scenarioName()));
+      }
       history.append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
           spec.workload().parameters(), l.inputBytes(), spec.dataSeed())));
       java.util.concurrent.atomic.AtomicReference<String> submitted = new java.util.concurrent.atomic.AtomicReference<>();
