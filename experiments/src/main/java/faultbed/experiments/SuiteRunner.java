@@ -103,7 +103,7 @@ public final class SuiteRunner {
           cluster = null;
         }
         RunSpec spec = new RunSpec(scenario.name(), v.name(), i, scenario.runSeed(i), scenario.seed(),
-            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned(), v.stealing());
+            v.workload(), v.timeline(), v.speculation(), v.jobLimit(), v.pinned(), v.stealing(), v.placement());
         HarnessException warmupBroke = null;
         if (cluster == null) {
           progress.phase("starting a " + v.cluster().nodes() + "-node cluster");
@@ -116,7 +116,7 @@ public final class SuiteRunner {
               progress.phase("warm-up run " + (w + 1) + " of " + scenario.warmupRuns() + " (not recorded)");
               cluster.run(new RunSpec(scenario.name(), "warmup", w, scenario.runSeed(w), scenario.seed(),
                   v.workload(), faultbed.harness.timeline.Timeline.none(), v.speculation(), v.jobLimit())
-                  .withStealing(v.stealing()));
+                  .withStealing(v.stealing()).withPlacement(v.placement()));
               cluster.reset();
             }
           } catch (HarnessException e) {

@@ -595,7 +595,7 @@ class ScenarioFuzzTest {
     return Arbitraries.oneOf(Arbitraries.of("name", "nodes", "backend", "inventory", "network", "timeScale", "type",
         "size", "maps", "reduces", "concurrentJobs", "slowdowns", "kind", "node", "at", "for", "uniform", "strata",
         "event", "count", "faults", "faults+", "runs", "seed", "warmup", "variants", "speculation", "policy",
-        "params", "speculator", "expect", "state", "jobLimit", "pin", "reference", "cpu", "rate", "delay", "probability", "spareAm",
+        "params", "speculator", "expect", "state", "jobLimit", "pin", "placement", "stealing", "reference", "cpu", "rate", "delay", "probability", "spareAm",
         "workers", "ssh", "port", "become", "sudo", "helper", "address", "clientConfig", "$schema", "", " ", "line\nbreak",
         "\u0000", "é", "a: b", "__proto__"), Arbitraries.strings().all().ofMaxLength(12));
   }

@@ -123,6 +123,8 @@ class ScenarioValidationTest {
       policy param not number | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "policy": "late", "params": { "slowTaskThreshold": "high" } } } | speculation.params.slowTaskThreshold: expected a number, got "high"
       unknown stealing        | { "workload": { "type": "elastic", "maps": 2 }, "variants": { "a": { "stealing": "fcm" } } } | variants.a.stealing: expected off or one of [strict, even, first-come-most, shortest-time-left-most, longest-time-left-most], got "fcm"
       stealing on mini        | { "workload": { "type": "elastic", "maps": 2 }, "stealing": "even" }                   | stealing: expected off on the mini backend: holding containers to a CPU share needs
+      unknown placement       | { "workload": { "type": "sort", "size": "1MB" }, "variants": { "a": { "placement": "fastest" } } } | variants.a.placement: expected one of [stock, min-completion, max-completion], got "fastest"
+      placement on mini       | { "workload": { "type": "sort", "size": "1MB" }, "placement": "min-completion" }       | placement: expected stock on the mini backend: network-aware placement needs NodeManagers
       elastic without units   | { "workload": { "type": "elastic", "units": 0 } }                                       | workload.units: expected at least 1, got 0
       policy param misspelled | { "workload": { "type": "sort", "size": "1MB" }, "speculation": { "policy": "late", "params": { "slowTaskTreshold": 20 } } } | speculation.params.slowTaskTreshold: "late" has no such parameter
       zero time scale         | { "workload": { "type": "sort", "size": "1MB" }, "cluster": { "timeScale": 0 } }     | cluster.timeScale: expected a number in (0, 1]

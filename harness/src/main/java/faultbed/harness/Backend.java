@@ -111,6 +111,16 @@ public abstract class Backend {
   }
 
   /**
+   * Why this backend cannot place maps by a network-aware policy (scenario {@code placement}): that
+   * takes every NodeManager running faultbed's bandwidth probe on an address of its own, which
+   * faultbed's process nodes do. Empty when it can.
+   */
+  public Optional<String> refusesPlacement() {
+    return Optional.of("expected stock on the " + name() + " backend: network-aware placement needs NodeManagers"
+        + " of faultbed's, each on an address of its own with a bandwidth probe (the namespace or containers backend)");
+  }
+
+  /**
    * Why this backend cannot pin parts of a job to nodes of faultbed's choosing ({@code cluster.pin},
    * done with node labels on a ResourceManager faultbed starts); empty when it can.
    */

@@ -12,10 +12,13 @@ import faultbed.harness.workload.Workload;
  *     ResourceManager places them
  * @param stealing how the job's containers share their nodes' CPU (null: as Hadoop's default executor
  *     lets them, with no limit of their own; see {@link faultbed.harness.daemons.StrictCpuExecutor})
+ * @param placement which map a container gets (null: Hadoop's own choice; see
+ *     {@link faultbed.schedulers.yarn.PlacementAgent})
  */
 public record RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed,
     Workload workload, Timeline timeline, Speculation speculation, java.time.Duration jobLimit,
-    java.util.Set<Pin> pinned, faultbed.schedulers.stealing.StealingPolicy stealing) {
+    java.util.Set<Pin> pinned, faultbed.schedulers.stealing.StealingPolicy stealing,
+    faultbed.schedulers.placement.PlacementPolicy placement) {
   /** How long a job may run when its spec sets no limit. */
   public static final java.time.Duration DEFAULT_JOB_LIMIT = java.time.Duration.ofHours(1);
 
@@ -25,11 +28,12 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
     speculation = speculation == null ? Speculation.off() : speculation;
     jobLimit = jobLimit == null ? DEFAULT_JOB_LIMIT : jobLimit;
     pinned = Pin.setOf(pinned);
+    placement = placement == faultbed.schedulers.placement.PlacementPolicy.STOCK ? null : placement;
   }
 
   public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
       Timeline timeline, Speculation speculation, java.time.Duration jobLimit, java.util.Set<Pin> pinned) {
-    this(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, pinned, null);
+    this(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, pinned, null, null);
   }
 
   public RunSpec(String scenario, String variant, int runIndex, long seed, long dataSeed, Workload workload,
@@ -53,22 +57,22 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
   }
 
   public RunSpec withSeed(long s) {
-    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit, pinned, stealing);
+    return new RunSpec(scenario, variant, runIndex, s, dataSeed, workload, timeline, speculation, jobLimit, pinned, stealing, placement);
   }
 
   public RunSpec withSpeculation(Speculation s) {
-    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit, pinned, stealing);
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, s, jobLimit, pinned, stealing, placement);
   }
 
   /** The same run with {@code parts} of its job pinned (see {@link Pin}). */
   public RunSpec withPinned(java.util.Set<Pin> parts) {
-    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, parts, stealing);
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, parts, stealing, placement);
   }
 
   /** The same run with its containers held to their CPU share, idle slots lent by {@code policy}. */
   public RunSpec withStealing(faultbed.schedulers.stealing.StealingPolicy policy) {
     return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, pinned,
-        policy);
+        policy, placement);
   }
 
   /**
@@ -86,6 +90,34 @@ public record RunSpec(String scenario, String variant, int runIndex, long seed, 
       String before = job.get(key, "");
       out.put(key, before.isBlank() ? env : before + "," + env);
     }
+    return out;
+  }
+
+  /** The same run with its maps given containers by {@code policy} (stock: Hadoop's choice). */
+  public RunSpec withPlacement(faultbed.schedulers.placement.PlacementPolicy policy) {
+    return new RunSpec(scenario, variant, runIndex, seed, dataSeed, workload, timeline, speculation, jobLimit, pinned,
+        stealing, policy);
+  }
+
+  /**
+   * What the job sets so that its ApplicationMaster places maps by {@link #placement()}: the agent on
+   * the AM's command line (its jar written in {@code stateDir}, which the AM's node sees), the
+   * nodes' slots and the port of their bandwidth probes.
+   */
+  public java.util.Map<String, String> placementSettings(org.apache.hadoop.conf.Configuration job, ClusterSpec cluster,
+      java.nio.file.Path stateDir) {
+    if (placement == null) {
+      return java.util.Map.of();
+    }
+    java.nio.file.Path jar = faultbed.harness.timescale.TimeCompression.writeManifestJar(stateDir,
+        "faultbed-placement-agent.jar", faultbed.schedulers.yarn.PlacementAgent.class);
+    String agent = "-javaagent:" + jar.toAbsolutePath() + "=" + placement.scenarioName() + ","
+        + faultbed.harness.daemons.BandwidthProbe.DEFAULT_PORT;
+    String key = "yarn.app.mapreduce.am.command-opts";
+    String before = job.get(key, "");
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    out.put(key, before.isBlank() ? agent : before + " " + agent);
+    out.put(faultbed.schedulers.yarn.AllocatorPlacement.NODE_SLOTS, Integer.toString(cluster.slotsPerNode()));
     return out;
   }
 

@@ -34,7 +34,7 @@ import java.util.TreeMap;
 public final class RunHistory {
   /** One thing that happened or was learnt. */
   public sealed interface Event permits Began, ClusterSeen, Configured, WorkloadMade, Pinned, Timed, Noted,
-      StealingSet, FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, SlowSeen, ShareSeen, JobEnded, CompanionEnded, AttemptsRead,
+      StealingSet, MapPlacementSet, FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, SlowSeen, ShareSeen, JobEnded, CompanionEnded, AttemptsRead,
       AmAttemptsRead, FetchFailuresRead, SpeculationRead, TimeScaleRead, OutputChecked {}
 
   /** The run's identity, as it began. */
@@ -49,6 +49,9 @@ public final class RunHistory {
 
   /** The job's maps were held to a CPU share, idle slots lent by {@code policy} (see RunRecord#stealing). */
   public record StealingSet(String policy) implements Event {}
+
+  /** The job's maps were given containers by a network-aware {@code policy} (see RunRecord#mapPlacement). */
+  public record MapPlacementSet(String policy) implements Event {}
 
   public record WorkloadMade(WorkloadInfo workload) implements Event {}
 
@@ -202,6 +205,7 @@ public final class RunHistory {
     }
     ifAny(all, Configured.class, c -> b.hadoop(c.hadoop()));
     ifAny(all, StealingSet.class, s -> b.stealing(s.policy()));
+    ifAny(all, MapPlacementSet.class, p -> b.mapPlacement(p.policy()));
     ifAny(all, WorkloadMade.class, w -> b.workload(w.workload()));
     ifAny(all, Pinned.class, p -> b.placement(p.placement()));
     ifAny(all, JobEnded.class, j -> b.job(j.outcome()));

@@ -46,7 +46,8 @@ public record RunRecord(
     Placement placement,
     List<SlowReport> slowReports,
     String stealing,
-    List<CpuShare> cpuShares) {
+    List<CpuShare> cpuShares,
+    String mapPlacement) {
 
   /**
    * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
@@ -55,11 +56,13 @@ public record RunRecord(
    * bytes each attempt gave or took in the shuffle (attempts' {@code shuffleBytes}, optional); 5: the
    * nodes and disks HDFS's NameNode named slow during the run ({@code slowReports}, optional); 6: how
    * the job's maps shared their nodes' CPU ({@code stealing}: the policy's name, absent when they were
-   * not held) and the CPU shares they were held to and used ({@code cpuShares}), both optional. This
+   * not held) and the CPU shares they were held to and used ({@code cpuShares}), both optional; 7: which
+   * policy gave the job's maps their containers ({@code mapPlacement}: a network-aware policy's name,
+   * absent when Hadoop's ApplicationMaster chose), optional. This
    * faultbed reads every version up to this one: a field a record lacks reads as absent.
    * RecordShapeTest holds the number to the shape: a changed record must raise it.
    */
-  public static final int SCHEMA_VERSION = 6;
+  public static final int SCHEMA_VERSION = 7;
 
   public RunRecord {
     if (schemaVersion > SCHEMA_VERSION) {

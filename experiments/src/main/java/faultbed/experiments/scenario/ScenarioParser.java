@@ -13,6 +13,7 @@ import faultbed.harness.NetworkBackend;
 import faultbed.harness.Backend;
 import faultbed.harness.Backends;
 import faultbed.harness.Speculation;
+import faultbed.schedulers.placement.PlacementPolicy;
 import faultbed.schedulers.stealing.StealingPolicy;
 import faultbed.schedulers.policies.Policies;
 import faultbed.harness.timeline.Fault;
@@ -121,6 +122,7 @@ public final class ScenarioParser {
     List<Timeline.Step> faults = faults(root.get("faults"), "faults", cluster.nodes());
     Speculation speculation = speculation(root.get("speculation"), "speculation", Speculation.off());
     StealingPolicy stealing = stealing(root.get("stealing"), "stealing", null);
+    PlacementPolicy placement = placement(root.get("placement"), "placement", null);
     Duration jobLimit = root.has("jobLimit") ? positive(duration(root.get("jobLimit"), "jobLimit"), "jobLimit") : null;
     Set<Pin> pinned = root.has("pin") ? pinned(root.get("pin"), "pin") : Set.of();
 
@@ -128,7 +130,7 @@ public final class ScenarioParser {
     JsonNode vs = root.get("variants");
     if (vs == null) {
       variants.add(new Variant("default", cluster, workload, new Timeline(faults), runs, speculation, jobLimit,
-          pinned, stealing));
+          pinned, stealing, placement));
       checkNetwork(variants.get(0), "");
     } else {
       object(vs, "variants");
@@ -164,7 +166,8 @@ public final class ScenarioParser {
         Duration vl = v.has("jobLimit") ? positive(duration(v.get("jobLimit"), at + ".jobLimit"), at + ".jobLimit") : jobLimit;
         Set<Pin> vp = v.has("pin") ? pinned(v.get("pin"), at + ".pin") : pinned;
         StealingPolicy vst = v.has("stealing") ? stealing(v.get("stealing"), at + ".stealing", stealing) : stealing;
-        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl, vp, vst));
+        PlacementPolicy vpl = v.has("placement") ? placement(v.get("placement"), at + ".placement", placement) : placement;
+        variants.add(new Variant(vname, vc, vw, new Timeline(vf), vr, vs2, vl, vp, vst, vpl));
         checkNetwork(variants.get(variants.size() - 1), at + ".");
       }
     }
@@ -363,6 +366,11 @@ public final class ScenarioParser {
         throw new ScenarioException(at + "stealing", why);
       });
     }
+    if (v.placement() != null) {
+      v.cluster().backend().refusesPlacement().ifPresent(why -> {
+        throw new ScenarioException(at + "placement", why);
+      });
+    }
     v.cluster().backend().refusesRun(v.cluster(), v.workload(), v.timeline(), v.speculation()).ifPresent(u -> {
       throw new ScenarioException(at + u.field(), u.why());
     });
@@ -381,6 +389,20 @@ public final class ScenarioParser {
       return StealingPolicy.named(name);
     } catch (IllegalArgumentException e) {
       throw new ScenarioException(at, "expected off or " + e.getMessage().substring("expected ".length()));
+    }
+  }
+
+  /** A {@link PlacementPolicy} by its name ("stock": Hadoop's own choice). */
+  private static PlacementPolicy placement(JsonNode n, String at, PlacementPolicy base) {
+    if (n == null) {
+      return base;
+    }
+    String name = text(n, at);
+    try {
+      PlacementPolicy p = PlacementPolicy.named(name);
+      return p == PlacementPolicy.STOCK ? null : p;
+    } catch (IllegalArgumentException e) {
+      throw new ScenarioException(at, e.getMessage());
     }
   }
 

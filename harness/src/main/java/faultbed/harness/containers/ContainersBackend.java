@@ -63,4 +63,10 @@ public final class ContainersBackend extends Backend {
   public Cluster start(ClusterSpec spec, Consumer<String> log) {
     return ContainerCluster.start(spec, log);
   }
+
+  /** Its NodeManagers run faultbed's bandwidth probe, each on the node's own address. */
+  @Override
+  public java.util.Optional<String> refusesPlacement() {
+    return java.util.Optional.empty();
+  }
 }

@@ -157,7 +157,9 @@ public final class HarnessDaemons {
     c.setBoolean(YarnConfiguration.NM_ENABLE_HARDWARE_CAPABILITY_DETECTION, false);
     c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
     c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
-    c.set(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle");
+    // the bandwidth probe stays idle until an ApplicationMaster placing maps by bandwidth asks it
+    c.set(YarnConfiguration.NM_AUX_SERVICES, "mapreduce_shuffle," + BandwidthProbe.NAME);
+    c.set("yarn.nodemanager.aux-services." + BandwidthProbe.NAME + ".class", BandwidthProbe.class.getName());
     if (proxiedShuffle) {
       c.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class", ProxiedShuffleHandler.class.getName());
       c.setInt("mapreduce.shuffle.port", SHUFFLE_PORT);

@@ -71,4 +71,10 @@ public final class NamespaceBackend extends Backend {
   public Cluster start(ClusterSpec spec, Consumer<String> log) {
     return NamespaceCluster.start(spec, log);
   }
+
+  /** Its NodeManagers run faultbed's bandwidth probe, each on the node's own address. */
+  @Override
+  public java.util.Optional<String> refusesPlacement() {
+    return java.util.Optional.empty();
+  }
 }

@@ -58,6 +58,7 @@ public final class RunExecutor {
     faultbed.harness.PinnedNodes pinned = cluster.pin(spec.pinned(), spec.seed(), job.getNumReduceTasks());
     pinned.jobSettings().forEach(job.getConfiguration()::set);
     spec.stealingSettings(job.getConfiguration()).forEach(job.getConfiguration()::set);
+    spec.placementSettings(job.getConfiguration(), cluster.spec(), cluster.stateDir()).forEach(job.getConfiguration()::set);
     // The AM deletes the staging folder when the job ends, and with it the history of any AM
     // attempt that died: keep it (unless the user already keeps files) and read it afterwards.
     boolean keptStaging = job.getConfiguration().get(HistoryReader.KEEP_STAGING) == null;
@@ -70,6 +71,8 @@ public final class RunExecutor {
       companion.setJobName(job.getJobName() + " companion " + c);
       spec.speculation().jobSettings(cluster.spec(), cluster.stateDir()).forEach(companion.getConfiguration()::set);
       spec.stealingSettings(companion.getConfiguration()).forEach(companion.getConfiguration()::set);
+      spec.placementSettings(companion.getConfiguration(), cluster.spec(), cluster.stateDir())
+          .forEach(companion.getConfiguration()::set);
       companions.add(companion);
     }
     return new Launch(dataRoot, inputBytes, output, job, companions, keptStaging, pinned);
@@ -142,6 +145,9 @@ public final class RunExecutor {
           cluster.spec().hadoop().keySet())));
       if (spec.stealing() != null) {
         history.append(new RunHistory.StealingSet(spec.stealing().scenarioName()));
+      }
+      if (spec.placement() != null) {
+        history.append(new RunHistory.MapPlacementSet(spec.placement().scenarioName()));
       }
       history.append(new RunHistory.WorkloadMade(new RunRecord.WorkloadInfo(spec.workload().type(),
           spec.workload().parameters(), l.inputBytes(), spec.dataSeed())));

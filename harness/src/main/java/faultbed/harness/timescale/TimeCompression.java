@@ -134,17 +134,22 @@ public final class TimeCompression {
    * faultbed and Byte Buddy on their classpath, and the JVM loads an agent's class from there.
    */
   public static Path writeAgentJar(Path dir) {
-    Path jar = dir.resolve("faultbed-timescale-agent.jar");
+    return writeManifestJar(dir, "faultbed-timescale-agent.jar", TimeScaleAgent.class);
+  }
+
+  /** Writes {@code name} in {@code dir}: a jar holding only a manifest naming {@code premain}'s class as its agent. */
+  public static Path writeManifestJar(Path dir, String name, Class<?> premain) {
+    Path jar = dir.resolve(name);
     Manifest m = new Manifest();
     m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    m.getMainAttributes().put(new Attributes.Name("Premain-Class"), TimeScaleAgent.class.getName());
+    m.getMainAttributes().put(new Attributes.Name("Premain-Class"), premain.getName());
     try {
       Files.createDirectories(dir);
       try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, m)) {
         j.flush();
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the time-scale agent jar in " + dir, e);
+      throw new UncheckedIOException("cannot write the agent jar " + jar, e);
     }
     return jar;
   }

@@ -49,6 +49,32 @@ public final class Bandwidths {
     return measured(from, to).orElse(median);
   }
 
+  /**
+   * The measurements as lines of "from to bytesPerSecond", the form a node's bandwidth probe serves
+   * them in.
+   */
+  public String toText() {
+    StringBuilder out = new StringBuilder();
+    rates.forEach((from, row) -> row.forEach((to, r) -> out.append(from).append(' ').append(to).append(' ')
+        .append(Math.round(r)).append('\n')));
+    return out.toString();
+  }
+
+  /** Adds the measurements of {@link #toText()}'s form to a builder; a line not of that form is an error. */
+  public static Builder parse(String text, Builder into) {
+    for (String line : text.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      String[] f = line.trim().split("\\s+");
+      if (f.length != 3) {
+        throw new IllegalArgumentException("bandwidth line: expected \"from to bytesPerSecond\", got \"" + line + "\"");
+      }
+      into.rate(f[0], f[1], Double.parseDouble(f[2]));
+    }
+    return into;
+  }
+
   public static final class Builder {
     private final Map<String, Map<String, Double>> rates = new LinkedHashMap<>();
 
