@@ -35,7 +35,7 @@ final class BlockedRecords {
             variant, b, 1000L + b, "t", new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(),
             List.of(), List.of(), List.of(), List.of(), new RunRecord.JobOutcome("job_" + b,
             ok ? "SUCCEEDED" : "FAILED", ok, 0L, ok ? Math.round(times[b] * 1000) : null, 8, 2, null), Map.of(),
-            List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+            List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
         store.write(r.inBlock(new RunRecord.Block(b, (variants.indexOf(variant) + b) % variants.size(),
             variants.size())));
       }

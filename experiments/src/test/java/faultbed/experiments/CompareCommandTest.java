@@ -37,7 +37,7 @@ class CompareCommandTest {
       long ms = Math.round(times.sample() * scale * 1000);
       store.write(new RunRecord(RunRecord.SCHEMA_VERSION, String.format("crash-%03d", i), "ci", "crash", i, seed, "t",
           new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(), List.of(),
-          List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, ms, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null));
+          List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, ms, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null));
     }
     return dir;
   }

@@ -42,7 +42,7 @@ class MergeCommandTest {
         store.write(new RunRecord(RunRecord.SCHEMA_VERSION, String.format("%s-%03d", v, b), "m", v, b, 100 + b + seedOffset, "t",
             new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), new RunRecord.WorkloadInfo("sort", Map.of(), 1L << 20, 3 + seedOffset), List.of(), List.of(), List.of(), List.of(),
             List.of(), new RunRecord.JobOutcome("job_" + b, "SUCCEEDED", true, 0L, 20_000L + 1000 * b + (v.equals("b") ? 500 : 0), 8, 2, null),
-            Map.of(), List.of(), null, null, List.of(), new RunRecord.Block(b, position++, 2), null, List.of(), null, null, null, null, null, null));
+            Map.of(), List.of(), null, null, List.of(), new RunRecord.Block(b, position++, 2), null, List.of(), null, null, null, null, null, null, null, null));
       }
     }
     return dir;

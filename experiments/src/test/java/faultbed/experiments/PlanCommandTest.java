@@ -34,7 +34,7 @@ class PlanCommandTest {
       store.write(new RunRecord(RunRecord.SCHEMA_VERSION, String.format("crash-%03d", i), "ci", "crash", i, 1L, "t",
           new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(), List.of(),
           List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, Math.round(times[i] * 1000), 8, 2,
-          null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null));
+          null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null));
     }
     return dir;
   }

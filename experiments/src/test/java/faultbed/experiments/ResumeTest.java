@@ -37,7 +37,7 @@ class ResumeTest {
       store.write(new RunRecord(RunRecord.SCHEMA_VERSION, String.format("default-%03d", i), "r", "default", i, i, "t",
           new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(), List.of(),
           List.of(), new RunRecord.JobOutcome("job_" + i, "SUCCEEDED", true, 0L, 20_000L + i, 8, 2, null), Map.of(),
-          List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null));
+          List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null));
     }
     return dir;
   }

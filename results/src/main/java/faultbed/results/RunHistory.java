@@ -35,7 +35,7 @@ public final class RunHistory {
   /** One thing that happened or was learnt. */
   public sealed interface Event permits Began, ClusterSeen, Configured, WorkloadMade, Pinned, Timed, Noted,
       StealingSet, MapPlacementSet, FaultArmed, FaultInjected, FaultHealed, FaultFailed, FaultRecorded, NodeChanged, SlowSeen, ShareSeen, JobEnded, CompanionEnded, AttemptsRead,
-      AmAttemptsRead, FetchFailuresRead, SpeculationRead, TimeScaleRead, OutputChecked {}
+      AmAttemptsRead, FetchFailuresRead, SpeculationRead, PlacementRead, TimeScaleRead, OutputChecked {}
 
   /** The run's identity, as it began. */
   public record Began(String runId, String scenario, String variant, int runIndex, long seed, String startedAt)
@@ -52,6 +52,9 @@ public final class RunHistory {
 
   /** The job's maps were given containers by a network-aware {@code policy} (see RunRecord#mapPlacement). */
   public record MapPlacementSet(String policy) implements Event {}
+
+  /** What the placement policy decided and the link rates it saw, read from the AM's log. */
+  public record PlacementRead(List<RunRecord.PlacementEvent> events, List<RunRecord.LinkRate> rates) implements Event {}
 
   public record WorkloadMade(WorkloadInfo workload) implements Event {}
 
@@ -206,6 +209,7 @@ public final class RunHistory {
     ifAny(all, Configured.class, c -> b.hadoop(c.hadoop()));
     ifAny(all, StealingSet.class, s -> b.stealing(s.policy()));
     ifAny(all, MapPlacementSet.class, p -> b.mapPlacement(p.policy()));
+    ifAny(all, PlacementRead.class, p -> b.placementEvents(p.events()).linkRates(p.rates()));
     ifAny(all, WorkloadMade.class, w -> b.workload(w.workload()));
     ifAny(all, Pinned.class, p -> b.placement(p.placement()));
     ifAny(all, JobEnded.class, j -> b.job(j.outcome()));

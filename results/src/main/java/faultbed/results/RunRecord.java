@@ -47,7 +47,9 @@ public record RunRecord(
     List<SlowReport> slowReports,
     String stealing,
     List<CpuShare> cpuShares,
-    String mapPlacement) {
+    String mapPlacement,
+    List<PlacementEvent> placementEvents,
+    List<LinkRate> linkRates) {
 
   /**
    * The record's shape. 1: the first records; 2: every field added since (attempts' map-finish and
@@ -58,7 +60,8 @@ public record RunRecord(
    * the job's maps shared their nodes' CPU ({@code stealing}: the policy's name, absent when they were
    * not held) and the CPU shares they were held to and used ({@code cpuShares}), both optional; 7: which
    * policy gave the job's maps their containers ({@code mapPlacement}: a network-aware policy's name,
-   * absent when Hadoop's ApplicationMaster chose), optional. This
+   * absent when Hadoop's ApplicationMaster chose), what it decided ({@code placementEvents}) and the
+   * link bandwidths it saw ({@code linkRates}), all optional. This
    * faultbed reads every version up to this one: a field a record lacks reads as absent.
    * RecordShapeTest holds the number to the shape: a changed record must raise it.
    */
@@ -81,6 +84,8 @@ public record RunRecord(
     amAttempts = copy(amAttempts);
     slowReports = copy(slowReports);
     cpuShares = copy(cpuShares);
+    placementEvents = copy(placementEvents);
+    linkRates = copy(linkRates);
   }
 
   /** A record of this schema version, its parts named one by one. */
@@ -145,6 +150,32 @@ public record RunRecord(
     /** A pinned part moved off node {@code from}, stopped by a fault {@code atMs} into the run, to {@code to}. */
     public record Move(String part, int from, Integer to, long atMs) {}
   }
+
+  /**
+   * One decision of a network-aware placement policy in the ApplicationMaster (the scenario's
+   * {@code placement}): a container given to a task, or released because no waiting task preferred
+   * its node.
+   *
+   * @param atMs       when, after submission, on the AM's clock
+   * @param event      "assigned" or "released"
+   * @param type       MAP or REDUCE
+   * @param node       the container's node
+   * @param attempt    the map attempt given it (null for a release, and for a reduce: Hadoop gives it its
+   *                   oldest reduce, which the attempts' containers name)
+   * @param expectedMs the expected completion (seed 002's CT) of the map given it, or of the reduces on
+   *                   their preferred node when released; null when not computed
+   * @param candidates the maps whose preferred node this was; null for reduces
+   * @param preferred  a released reduce container: the node the reduces would finish first on
+   * @param reason     why, in words
+   */
+  public record PlacementEvent(long atMs, String event, String type, Integer node, String attempt, Double expectedMs,
+      Integer candidates, Integer preferred, String reason) {}
+
+  /**
+   * A link's bandwidth as the nodes' probes forecast it, as the ApplicationMaster saw it {@code atMs}
+   * after submission; data flows from node {@code from} to node {@code to}.
+   */
+  public record LinkRate(long atMs, int from, int to, double bytesPerSecond) {}
 
   /** The cluster as the run saw it. */
   public record ClusterInfo(String backend, int nodes, int nodeMemoryMb, int nodeVcores) {}

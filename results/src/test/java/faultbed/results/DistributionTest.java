@@ -58,7 +58,7 @@ class DistributionTest {
     return new RunRecord(RunRecord.SCHEMA_VERSION, variant + "-" + i, "s", variant, i, i, "t",
         new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(),
         List.of(), List.of(), new RunRecord.JobOutcome("job_" + i, ok ? "SUCCEEDED" : "FAILED", ok, 0L,
-            finishedMs, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+            finishedMs, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
   }
 
   @Test

@@ -26,7 +26,7 @@ class ExpectationTest {
     return new RunRecord(r.schemaVersion(), r.runId(), r.scenario(), r.variant(), r.runIndex(), r.seed(), r.startedAt(),
         r.cluster(), r.hadoop(), r.workload(), r.nodes(), r.faults(), r.nodeTransitions(), attempts, r.fetchFailures(),
         new RunRecord.JobOutcome("job_1", "SUCCEEDED", true, 0L, 30_000L, 2, 1, null), r.harnessMs(), r.notes(),
-        r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), r.amAttempts(), null, null, null, null, null, null);
+        r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), r.amAttempts(), null, null, null, null, null, null, null, null);
   }
 
   private static RunRecord.AttemptRecord attempt(String type, int task, int attempt, String state, boolean speculative) {

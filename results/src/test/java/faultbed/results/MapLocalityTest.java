@@ -21,7 +21,7 @@ class MapLocalityTest {
     return new RunRecord(RunRecord.SCHEMA_VERSION, variant + "-000", "s", variant, 0, 1, "t",
         new RunRecord.ClusterInfo("namespace", 4, 1024, 2), Map.of(), null, List.of(), List.of(), List.of(), attempts,
         List.of(), new RunRecord.JobOutcome("job_1_0001", "SUCCEEDED", true, 0, 60_000L, 4, 1, null), Map.of(),
-        List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+        List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
   }
 
   /**

@@ -25,7 +25,7 @@ class NodeSpeedsTest {
         new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of("mapreduce.map.speculative", Boolean.toString(speculative)),
         null, List.of(), faults, List.of(), attempts, List.of(),
         new RunRecord.JobOutcome("job_1_0001", "SUCCEEDED", true, 0, 60_000L, 4, 1, null), Map.of(), List.of(), null,
-        null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+        null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
   }
 
   /** Maps on the quarter node take 4x as long: the setting's row says 4x, with the fault's parameters. */

@@ -22,7 +22,7 @@ class ReferenceVariantTest {
     return new RunRecord(r.schemaVersion(), r.runId(), r.scenario(), r.variant(), r.runIndex(), r.seed(), r.startedAt(),
         r.cluster(), r.hadoop(), r.workload(), r.nodes(), List.of(new RunRecord.FaultEvent("crash", 1, "random", "at 5000 ms",
             5000L, 5010L, null, Map.of())), r.nodeTransitions(), r.attempts(), r.fetchFailures(), r.job(), r.harnessMs(),
-        r.notes(), r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), r.amAttempts(), null, null, null, null, null, null);
+        r.notes(), r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), r.amAttempts(), null, null, null, null, null, null, null, null);
   }
 
   @Test

@@ -37,7 +37,7 @@ class SpeculationOutcomeTest {
         new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(),
         List.of(new RunRecord.FaultEvent("cpu-hog", 0, "node 0", "at 0 ms", 0L, 0L, null, Map.of())),
         List.of(), attempts, List.of(), new RunRecord.JobOutcome("job_1_0001", "SUCCEEDED", true, 0L, 31_000L, 4, 0, null),
-        Map.of(), List.of(), new RunRecord.Speculation("faultbed.schedulers.yarn.PolicySpeculator", "late", events), null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+        Map.of(), List.of(), new RunRecord.Speculation("faultbed.schedulers.yarn.PolicySpeculator", "late", events), null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
   }
 
   @Test

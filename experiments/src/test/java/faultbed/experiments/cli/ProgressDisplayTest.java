@@ -34,7 +34,7 @@ class ProgressDisplayTest {
     return new RunRecord(RunRecord.SCHEMA_VERSION, id, "p", "default", 0, 1L, "t",
         new RunRecord.ClusterInfo("mini", 3, 1024, 2), Map.of(), null, List.of(), faults, List.of(), List.of(),
         List.of(), new RunRecord.JobOutcome("job_1", "SUCCEEDED", true, 0L, 20_000L, 3, 1, null), Map.of(),
-        List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+        List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
   }
 
   /** A resumed suite's estimate counts only this sitting's runs, and the last run's line has none. */

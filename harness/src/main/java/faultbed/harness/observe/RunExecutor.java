@@ -289,6 +289,9 @@ public final class RunExecutor {
           nodeOfAttempt, w.submitEpoch(), clocks)));
       history.append(new RunHistory.SpeculationRead(SpeculationEvidence.complete(SpeculationLogReader.read(logDirs,
           w.appId(), spec.speculation(), nodeById, w.submitEpoch(), clocks), attempts)));
+      if (spec.placement() != null) {
+        history.append(PlacementLogReader.read(logDirs, w.appId(), nodeById, w.submitEpoch(), clocks));
+      }
       history.append(new RunHistory.TimeScaleRead(RecordAssembly.timeScale(job.getConfiguration(),
           cluster.spec().timeScale(), logDirs, w.appId())));
 

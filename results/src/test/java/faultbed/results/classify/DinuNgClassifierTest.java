@@ -91,7 +91,7 @@ class DinuNgClassifierTest {
     RunRecord old = new RunRecord(r.schemaVersion(), r.runId(), r.scenario(), r.variant(), r.runIndex(), r.seed(),
         r.startedAt(), r.cluster(), r.hadoop(), r.workload(), r.nodes(), r.faults(), r.nodeTransitions(),
         r.attempts().stream().filter(a -> a.amAttempt() == 2).toList(), r.fetchFailures(), r.job(), r.harnessMs(),
-        r.notes(), r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), List.of(), null, null, null, null, null, null);
+        r.notes(), r.speculation(), r.timeScale(), r.companionJobs(), r.block(), r.provenance(), List.of(), null, null, null, null, null, null, null, null);
     Classification c = DinuNgClassifier.classify(old);
     assertEquals(DinuNgGroup.AM_LOST, c.group(), evidence(c));
     assertTrue(c.mechanisms().contains(Mechanism.AM_RESTARTED));

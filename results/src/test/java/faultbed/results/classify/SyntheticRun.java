@@ -147,6 +147,6 @@ final class SyntheticRun {
         new RunRecord.WorkloadInfo("sort", Map.of(), 1, 1), nodes, faults, transitions, attempts, reports,
         new RunRecord.JobOutcome("job_1_0001", succeeded ? "SUCCEEDED" : "FAILED", succeeded, 0, finishedMs, 4, 2,
             diagnostics),
-        Map.of(), List.of(), null, null, List.of(), null, null, List.copyOf(ams), null, null, null, null, null, null);
+        Map.of(), List.of(), null, null, List.of(), null, null, List.copyOf(ams), null, null, null, null, null, null, null, null);
   }
 }

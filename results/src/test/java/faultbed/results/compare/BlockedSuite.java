@@ -38,6 +38,6 @@ public final class BlockedSuite {
     return new RunRecord(RunRecord.SCHEMA_VERSION, String.format("%s-%03d", variant, index), "blocks", variant,
         index, seed, "t", new RunRecord.ClusterInfo("mini", 4, 1024, 2), Map.of(), null, List.of(), List.of(),
         List.of(), List.of(), List.of(), new RunRecord.JobOutcome("job_" + index, ok ? "SUCCEEDED" : "FAILED", ok,
-        0L, ok ? Math.round(seconds * 1000) : null, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null);
+        0L, ok ? Math.round(seconds * 1000) : null, 8, 2, null), Map.of(), List.of(), null, null, List.of(), null, null, List.of(), null, null, null, null, null, null, null, null);
   }
 }

@@ -27,7 +27,7 @@ class UselessBackupsTest {
         List.of(), List.of(), attempts, List.of(),
         new RunRecord.JobOutcome("job_1_0001", "SUCCEEDED", true, 0, 30_000L, 8, 1, null), Map.of(), List.of(),
         new RunRecord.Speculation("s", "p", List.of()), null, List.of(), new RunRecord.Block(block, 0, 2), null,
-        List.of(), null, null, null, null, null, null);
+        List.of(), null, null, null, null, null, null, null, null);
   }
 
   @Test

@@ -115,6 +115,8 @@ public final class AllocatorPlacement {
       }
       TaskAttemptId chosen;
       String why;
+      Double expectedMs = null;
+      Integer candidates = null;
       if (container.getPriority().equals(access.opportunisticPriority)) {
         // opportunistic maps carry no locality in Hadoop either: the oldest
         chosen = maps.keySet().iterator().next();
@@ -130,20 +132,23 @@ public final class AllocatorPlacement {
         CompletionTimes times = new CompletionTimes(nodes(job, host, waiting, bw, conf, now), bw);
         PlacementPolicy.Choice choice = policy.choose(host, waiting, times);
         if (choice.map().isEmpty()) {
-          System.err.println(PlacementAgent.MARK + " " + now + " " + container.getId() + " on " + host
-              + ": released, no waiting map prefers it (" + waiting.size() + " waiting)");
+          log("released", now, "MAP", container, host, "waiting", waiting.size(), "reason",
+              "no waiting map prefers this node");
           reask(allocator, maps);
           continue;
         }
         chosen = attemptNamed(maps, choice.map().get().id());
-        why = policy + ", expected completion " + Math.round(choice.completionMs()) + " ms, "
-            + choice.candidates() + " candidates";
+        expectedMs = choice.completionMs();
+        candidates = choice.candidates();
+        why = "its preferred node; the candidate expected to complete " + (policy == PlacementPolicy.MIN_COMPLETION
+            ? "first" : "last");
       }
       Object request = maps.remove(chosen);
       access.containerAssigned.invoke(scheduled, container, request);
       it.remove();
       countLocality(allocator, chosen, access.hosts(request), host);
-      System.err.println(PlacementAgent.MARK + " " + now + " " + chosen + " -> " + host + " (" + why + ")");
+      log("assigned", now, "MAP", container, host, "attempt", chosen.toString(), "expectedMs", expectedMs,
+          "candidates", candidates, "reason", why);
     }
   }
 
@@ -190,13 +195,15 @@ public final class AllocatorPlacement {
     Map<String, Long> from = reduceInput(job);
     Optional<NodeView> preferred = ReducePlacement.preferred(from, nodes, bw);
     if (preferred.isEmpty() || preferred.get().host().equals(host) || bw.isEmpty() || from.isEmpty()) {
-      System.err.println(PlacementAgent.MARK + " " + now + " " + container.getId() + " on " + host + ": a reduce's ("
-          + (bw.isEmpty() ? "no bandwidth measured yet" : from.isEmpty() ? "no map output yet" : "its preferred node")
-          + ")");
+      log("assigned", now, "REDUCE", container, host, "reason", bw.isEmpty() ? "no bandwidth measured yet"
+          : from.isEmpty() ? "no map output yet" : "the reduces' preferred node");
       return false;
     }
-    System.err.println(PlacementAgent.MARK + " " + now + " " + container.getId() + " on " + host
-        + ": released, the reduces would finish first on " + preferred.get().host() + " (input by node " + from + ")");
+    double meanPerByte = nodes.stream().mapToDouble(NodeView::computeMsPerByte).filter(d -> !Double.isNaN(d))
+        .average().orElse(0);
+    log("released", now, "REDUCE", container, host, "preferred", preferred.get().host(), "expectedMs",
+        ReducePlacement.completionMs(from, preferred.get(), bw, meanPerByte), "reason",
+        "the reduces would finish first on their preferred node");
     String[] there = {preferred.get().host()};
     String[] rack = {RackResolver.resolve(preferred.get().host()).getNetworkLocation()};
     for (Map.Entry<TaskAttemptId, Object> e : reduces.entrySet()) {
@@ -260,6 +267,20 @@ public final class AllocatorPlacement {
       access.decContainerReq.invoke(allocator, request);
       access.addContainerReq.invoke(allocator, request);
     }
+  }
+
+  /** One decision, as a line of JSON the harness reads into the run's record. */
+  private static void log(String event, long now, String type, Container container, String host, Object... more) {
+    Map<String, Object> line = new java.util.LinkedHashMap<>();
+    line.put("event", event);
+    line.put("atEpochMs", now);
+    line.put("type", type);
+    line.put("container", container.getId().toString());
+    line.put("host", host);
+    for (int i = 0; i + 1 < more.length; i += 2) {
+      line.put((String) more[i], more[i + 1]);
+    }
+    System.err.println(PlacementAgent.MARK + " " + Json.write(line));
   }
 
   private static TaskAttemptId attemptNamed(Map<TaskAttemptId, Object> maps, String id) {

@@ -18,6 +18,9 @@ import java.util.Set;
  */
 final class BandwidthWatch implements Runnable {
   private static final long PERIOD_MS = 1000;
+  /** How often the matrix goes to the AM's log (and so to the run's record). */
+  private static final long LOG_EVERY_MS = 5000;
+  private long lastLogged;
   private final String ownHost;
   private final int port;
   private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -87,6 +90,22 @@ final class BandwidthWatch implements Runnable {
     }
     latest = all.build();
     peers = List.copyOf(hosts);
+    long now = System.currentTimeMillis();
+    if (!latest.isEmpty() && now - lastLogged >= LOG_EVERY_MS) {
+      lastLogged = now;
+      List<Object> rates = new ArrayList<>();
+      for (String line : latest.toText().split("\n")) {
+        String[] f = line.split(" ");
+        if (f.length == 3) {
+          rates.add(List.of(f[0], f[1], Long.parseLong(f[2])));
+        }
+      }
+      java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
+      out.put("event", "bandwidth");
+      out.put("atEpochMs", now);
+      out.put("rates", rates);
+      System.err.println(PlacementAgent.MARK + " " + Json.write(out));
+    }
   }
 
   private String ask(String host) {
