@@ -33,14 +33,24 @@ final class AmLogs {
   private AmLogs() {}
 
   /** An AM's container folder: the node whose log folders hold it, and its application attempt. */
-  private record AmFolder(int node, int attempt, Path folder) {
+  record AmFolder(int node, int attempt, Path folder) {
     Path syslog() {
       return folder.resolve("syslog");
+    }
+
+    /** The log's lines, none when the file is not there. */
+    List<String> lines(String log) {
+      Path file = folder.resolve(log);
+      try {
+        return Files.isRegularFile(file) ? Files.readAllLines(file) : List.of();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the AM log " + file, e);
+      }
     }
   }
 
   /** Every AM container folder of the application in the nodes' log folders. */
-  private static List<AmFolder> amFolders(Map<Integer, List<String>> logDirsByNode, String appId) {
+  static List<AmFolder> amFolders(Map<Integer, List<String>> logDirsByNode, String appId) {
     List<AmFolder> out = new ArrayList<>();
     logDirsByNode.forEach((node, dirs) -> {
       for (String dir : dirs) {

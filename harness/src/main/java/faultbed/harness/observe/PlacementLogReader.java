@@ -8,14 +8,11 @@ import faultbed.results.RunRecord.PlacementEvent;
 import faultbed.schedulers.yarn.PlacementAgent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * Reads what a network-aware placement policy decided, and the link rates it saw, from the
@@ -36,23 +33,12 @@ final class PlacementLogReader {
     nodeById.forEach((id, index) -> nodeByHost.put(id.contains(":") ? id.substring(0, id.lastIndexOf(':')) : id, index));
     List<PlacementEvent> events = new ArrayList<>();
     List<LinkRate> rates = new ArrayList<>();
-    for (var node : logDirsByNode.entrySet()) {
-      long zero = epochZero + clocks.getOrDefault(node.getKey(), 0L);
-      for (String dir : node.getValue()) {
-        Path app = Path.of(dir, appId);
-        if (!Files.isDirectory(app)) {
-          continue;
-        }
-        try (Stream<Path> containers = Files.list(app)) {
-          for (Path c : containers.filter(p -> p.getFileName().toString().endsWith("_000001")).toList()) {
-            Path stderr = c.resolve("stderr");
-            if (Files.isRegularFile(stderr)) {
-              parse(Files.readAllLines(stderr), nodeByHost, zero, events, rates);
-            }
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot read the AM log under " + app, e);
-        }
+    for (AmLogs.AmFolder am : AmLogs.amFolders(logDirsByNode, appId)) {
+      long zero = epochZero + clocks.getOrDefault(am.node(), 0L); // the AM logs on its host's clock
+      try {
+        parse(am.lines("stderr"), nodeByHost, zero, events, rates);
+      } catch (IOException e) {
+        throw new UncheckedIOException("a placement line in " + am.folder() + " that is not JSON", e);
       }
     }
     events.sort(Comparator.comparingLong(PlacementEvent::atMs));

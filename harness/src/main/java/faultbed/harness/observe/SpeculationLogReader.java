@@ -8,8 +8,6 @@ import faultbed.results.RunRecord.SpeculationEvent;
 import faultbed.schedulers.yarn.PolicySpeculator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -20,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Reads what the speculator decided from the ApplicationMaster's own log: {@link PolicySpeculator}'s
@@ -49,24 +46,12 @@ public final class SpeculationLogReader {
     }
     boolean policy = speculation.kind().equals("policy");
     List<SpeculationEvent> events = new ArrayList<>();
-    for (var node : logDirsByNode.entrySet()) {
-      long zero = epochZero + clocks.getOrDefault(node.getKey(), 0L); // the AM logs on its host's clock
-      for (String dir : node.getValue()) {
-        Path app = Path.of(dir, appId);
-        if (!Files.isDirectory(app)) {
-          continue;
-        }
-        try (Stream<Path> containers = Files.list(app)) {
-          // The AM is always the first container of its application attempt.
-          for (Path c : containers.filter(p -> p.getFileName().toString().endsWith("_000001")).toList()) {
-            Path log = c.resolve("syslog");
-            if (Files.isRegularFile(log)) {
-              parse(Files.readAllLines(log), policy, speculation, nodeById, zero, events);
-            }
-          }
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot read the AM log under " + app, e);
-        }
+    for (AmLogs.AmFolder am : AmLogs.amFolders(logDirsByNode, appId)) {
+      long zero = epochZero + clocks.getOrDefault(am.node(), 0L); // the AM logs on its host's clock
+      try {
+        parse(am.lines("syslog"), policy, speculation, nodeById, zero, events);
+      } catch (IOException e) {
+        throw new UncheckedIOException("a speculation decision in " + am.folder() + " that is not JSON", e);
       }
     }
     events.sort(Comparator.comparingLong(SpeculationEvent::atMs));
