@@ -3,7 +3,6 @@ package faultbed.results;
 import faultbed.results.RunRecord.AttemptRecord;
 import faultbed.results.RunRecord.CpuShare;
 import faultbed.results.stats.Bootstrap;
-import faultbed.results.stats.Interval;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,14 +26,7 @@ public record CpuUse(List<Variant> variants) {
    * @param utilisation  per run, map CPU over what the nodes offered during the map phase
    */
   public record Variant(String variant, int runs, double slotCores, double[] mapCoreSeconds,
-      double[] beyondCoreSeconds, double[] utilisation) {
-    public double median(double[] values) {
-      return values.length == 0 ? Double.NaN : Bootstrap.median(values);
-    }
-
-    public Interval interval(double[] values) {
-      return values.length < 2 ? Interval.UNKNOWN : Bootstrap.DEFAULT.interval(values, Bootstrap::median);
-    }
+      double[] beyondCoreSeconds, double[] utilisation) implements RunMedians {
   }
 
   public boolean isEmpty() {

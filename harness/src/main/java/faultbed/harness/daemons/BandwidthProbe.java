@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.api.records.NodeReport;
@@ -32,10 +33,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A NodeManager auxiliary service that measures the bandwidth from every other node to this one,
- * as the Network Weather Service does for a grid: every {@link #INTERVAL} it fetches a
- * {@link #PROBE_BYTES} blob from each peer's probe over the nodes' own links (so shaped links and
- * faults act on it as on HDFS and shuffle traffic) and forecasts each link from its measurements
- * ({@link BandwidthForecast}). The peers are the NodeManagers the ResourceManager lists as running.
+ * as the Network Weather Service does for a grid: every {@link #INTERVAL} it fetches a blob from
+ * each peer's probe over the nodes' own links (so shaped links and faults act on it as on HDFS and
+ * shuffle traffic) and forecasts each link from its measurements ({@link BandwidthForecast}). The
+ * peers are the NodeManagers the ResourceManager lists as running.
+ *
+ * <p>A blob is sized to take about {@link #PROBE_MS} at the link's forecast rate, from
+ * {@link #MIN_PROBE_BYTES} to {@link #MAX_PROBE_BYTES}: a fixed small blob measures a fast link's
+ * connection and request costs more than its bandwidth (64 KiB read the bridge's links at a few
+ * percent of their rate), while a slow link is probed with little of its capacity.
  *
  * <p>It serves {@code /blob} to its peers and {@code /bandwidth} to ApplicationMasters: the
  * forecasts into this node, as lines of "from to bytesPerSecond", then "peer host" lines. It is
@@ -49,12 +55,14 @@ public class BandwidthProbe extends AuxiliaryService {
   public static final int DEFAULT_PORT = 13564;
   /** How often each link is measured, in ms. */
   public static final String INTERVAL = "faultbed.bandwidth.interval-ms";
-  static final int PROBE_BYTES = 64 << 10;
+  static final int MIN_PROBE_BYTES = 64 << 10;
+  static final int MAX_PROBE_BYTES = 8 << 20;
+  static final long PROBE_MS = 100;
   static final long ACTIVE_MS = 30_000;
   /** The log line's mark for each measurement. */
   public static final String LOG_MARK = "faultbed-bandwidth";
   private static final Logger LOG = LoggerFactory.getLogger(BandwidthProbe.class);
-  private static final byte[] BLOB = new byte[PROBE_BYTES];
+  private static final byte[] BLOB = new byte[MAX_PROBE_BYTES];
 
   private final Map<String, BandwidthForecast> forecasts = new ConcurrentHashMap<>();
   private volatile List<String> peers = List.of();
@@ -91,7 +99,8 @@ public class BandwidthProbe extends AuxiliaryService {
     server.start();
     client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
         .executor(Executors.newSingleThreadExecutor(daemon("faultbed-bandwidth-client"))).build();
-    rounds = Executors.newSingleThreadScheduledExecutor(daemon("faultbed-bandwidth-probe"));
+    // two threads: a round blocked on a slow link's read, and the guard that cuts it at its deadline
+    rounds = Executors.newScheduledThreadPool(2, daemon("faultbed-bandwidth-probe"));
     rounds.scheduleWithFixedDelay(this::round, intervalMs, intervalMs, TimeUnit.MILLISECONDS);
     LOG.info("{} serving on {}:{}, probing every {} ms when asked", LOG_MARK, host, port, intervalMs);
     super.serviceStart();
@@ -153,12 +162,19 @@ public class BandwidthProbe extends AuxiliaryService {
   }
 
   private void measure(String peer) {
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + peer + ":" + port + "/blob"))
-        .timeout(Duration.ofMillis(Math.max(1000, intervalMs))).build();
+    BandwidthForecast known = forecasts.get(peer);
+    int size = probeBytes(known == null ? Double.NaN : known.forecast());
+    long deadlineMs = Math.max(1000, intervalMs);
+    HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + peer + ":" + port + "/blob?bytes=" + size))
+        .timeout(Duration.ofMillis(deadlineMs)).build();
     long start = System.nanoTime();
     long bytes = 0;
+    ScheduledFuture<?> guard = null;
     try (InputStream in = client.send(request, HttpResponse.BodyHandlers.ofInputStream()).body()) {
-      byte[] buf = new byte[8192];
+      // the request's timeout covers the headers only: a link that stalls mid-body is cut at the deadline
+      guard = rounds.schedule(() -> closeQuietly(in), deadlineMs - (System.nanoTime() - start) / 1_000_000,
+          TimeUnit.MILLISECONDS);
+      byte[] buf = new byte[65536];
       for (int n; (n = in.read(buf)) >= 0; ) {
         bytes += n;
       }
@@ -169,6 +185,10 @@ public class BandwidthProbe extends AuxiliaryService {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return;
+    } finally {
+      if (guard != null) {
+        guard.cancel(false);
+      }
     }
     double seconds = Math.max(1e-6, (System.nanoTime() - start) / 1e9);
     double rate = bytes / seconds;
@@ -178,11 +198,37 @@ public class BandwidthProbe extends AuxiliaryService {
         Math.round(f.forecast()));
   }
 
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException e) {
+      // closing is all that was wanted
+    }
+  }
+
+  /** The blob to ask a link for: about {@link #PROBE_MS} of its forecast rate, within the bounds. */
+  static int probeBytes(double forecastBytesPerSecond) {
+    if (!(forecastBytesPerSecond > 0)) {
+      return MIN_PROBE_BYTES;
+    }
+    double bytes = forecastBytesPerSecond * PROBE_MS / 1000.0;
+    return (int) Math.max(MIN_PROBE_BYTES, Math.min(MAX_PROBE_BYTES, bytes));
+  }
+
   private void blob(HttpExchange exchange) throws IOException {
+    int size = MIN_PROBE_BYTES;
+    String query = exchange.getRequestURI().getQuery();
+    if (query != null && query.startsWith("bytes=")) {
+      try {
+        size = Math.max(1, Math.min(MAX_PROBE_BYTES, Integer.parseInt(query.substring(6))));
+      } catch (NumberFormatException e) {
+        size = MIN_PROBE_BYTES;
+      }
+    }
     try (exchange) {
-      exchange.sendResponseHeaders(200, BLOB.length);
+      exchange.sendResponseHeaders(200, size);
       try (OutputStream out = exchange.getResponseBody()) {
-        out.write(BLOB);
+        out.write(BLOB, 0, size);
       }
     }
   }

@@ -89,6 +89,7 @@ public final class SuiteReport {
     nodeSpeeds(h, faultbed.results.NodeSpeeds.of(records));
     mapLocality(h, faultbed.results.MapLocality.of(records));
     cpuUse(h, faultbed.results.CpuUse.of(records));
+    taskPlacement(h, faultbed.results.TaskPlacement.of(records));
 
     h.element("h2", "Completion time");
     summaryTable(h, records);
@@ -242,6 +243,35 @@ public final class SuiteReport {
         + " (records' cpuShares). Beyond their slots: CPU a map used above its own slots' share, which it could"
         + " only take from slots lent to it. Utilisation: the maps' CPU over what the nodes offered their"
         + " containers (a slot's share per vcore) from the first map's start to the last map's end.").raw("</p>\n");
+  }
+
+  /** Where tasks ran and what a network-aware placement did: shown when some variant placed by a policy. */
+  private static void taskPlacement(Html h, faultbed.results.TaskPlacement placement) {
+    if (placement.isEmpty()) {
+      return;
+    }
+    h.element("h2", "Task placement");
+    h.raw("<table><thead><tr><th>variant</th><th>placement</th><th>runs</th><th>reduces by node</th>")
+        .raw("<th>maps off their split</th><th>containers released a run</th><th>95% CI</th>")
+        .raw("<th>placed maps: actual over expected</th><th>95% CI</th></tr></thead><tbody>\n");
+    for (faultbed.results.TaskPlacement.Variant v : placement.variants()) {
+      StringBuilder reduces = new StringBuilder();
+      v.reducesByNode().forEach((node, n) -> reduces.append(reduces.length() == 0 ? "" : ", ").append("node ")
+          .append(node).append(": ").append(n));
+      h.raw("<tr>").element("td", v.variant()).element("td", v.policy()).raw(num(v.runs()))
+          .element("td", reduces.toString())
+          .raw("<td class=\"num\">").text(v.mapsOffSplit() + " of " + v.maps()).raw("</td>")
+          .raw(num(v.median(v.releasedPerRun()))).raw(cell(v.interval(v.releasedPerRun())))
+          .raw(num(v.median(v.foretold()), "%.2f")).raw(cell(v.interval(v.foretold()), "%.2f"))
+          .raw("</tr>\n");
+    }
+    h.raw("</tbody></table>\n");
+    h.raw("<p class=\"note\">").text("Successful runs; counts over the runs. Reduces by node: succeeded reduce"
+        + " attempts (backups included). Maps off their split: maps whose first attempt ran on no node holding their split."
+        + " Released: containers the placement policy turned away because no waiting task preferred their node"
+        + " (records' placementEvents). Actual over expected: each placed map's time from its placement to its end"
+        + " over the completion time the policy expected for it (1: foretold exactly); medians over maps.")
+        .raw("</p>\n");
   }
 
   private static void row(Html h, String what, String value) {
