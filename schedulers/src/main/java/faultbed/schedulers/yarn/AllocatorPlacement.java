@@ -82,29 +82,44 @@ public final class AllocatorPlacement {
     }
     try {
       p.assignAll(scheduledRequests, containers);
+      return true;
     } catch (ReflectiveOperationException e) {
-      // another Hadoop than the one this was written for: say so, and let Hadoop place
-      System.err.println(PlacementAgent.MARK + " cannot reach the allocator (" + e + "); Hadoop places this job's maps");
-      installed = null;
-      return false;
+      return unreachable(e);
     }
-    return true;
   }
 
-  private synchronized void assignAll(Object scheduled, List<?> containers) throws ReflectiveOperationException {
+  /** Another Hadoop than the one this was written for: say so, and let Hadoop place from now on. */
+  private static boolean unreachable(ReflectiveOperationException e) {
+    System.err.println(PlacementAgent.MARK + " cannot reach the allocator (" + e + "); Hadoop places this job's tasks");
+    installed = null;
+    return false;
+  }
+
+  /** What one call into the allocator sees: the allocator, its job's configuration, the AM's clock and the job. */
+  private record Call(Object allocator, Configuration conf, long now, Job job) {}
+
+  private Call enter(Object scheduled) throws ReflectiveOperationException {
     if (access == null) {
       access = new Access(scheduled);
     }
     Object allocator = access.outer.get(scheduled);
-    @SuppressWarnings("unchecked")
-    Map<TaskAttemptId, Object> maps = (Map<TaskAttemptId, Object>) access.maps.get(scheduled);
     AppContext context = (AppContext) access.getContext.invoke(allocator);
-    Configuration conf = ((org.apache.hadoop.service.Service) allocator).getConfig();
     long now = context.getClock().getTime();
     if (firstCall < 0) {
       firstCall = now;
     }
-    Job job = context.getAllJobs().values().iterator().next();
+    return new Call(allocator, ((org.apache.hadoop.service.Service) allocator).getConfig(), now,
+        context.getAllJobs().values().iterator().next());
+  }
+
+  private synchronized void assignAll(Object scheduled, List<?> containers) throws ReflectiveOperationException {
+    Call call = enter(scheduled);
+    Object allocator = call.allocator();
+    Configuration conf = call.conf();
+    long now = call.now();
+    Job job = call.job();
+    @SuppressWarnings("unchecked")
+    Map<TaskAttemptId, Object> maps = (Map<TaskAttemptId, Object>) access.maps.get(scheduled);
     Iterator<?> it = containers.iterator();
     while (it.hasNext() && !maps.isEmpty() && (boolean) access.canAssignMaps.invoke(allocator)) {
       Container container = (Container) it.next();
@@ -165,38 +180,32 @@ public final class AllocatorPlacement {
     try {
       return p.refuse(scheduledRequests, (Container) container);
     } catch (ReflectiveOperationException e) {
-      System.err.println(PlacementAgent.MARK + " cannot reach the allocator (" + e + "); Hadoop places this job's reduces");
-      installed = null;
-      return false;
+      return unreachable(e);
     }
   }
 
   private synchronized boolean refuse(Object scheduled, Container container) throws ReflectiveOperationException {
-    if (access == null) {
-      access = new Access(scheduled);
-    }
-    Object allocator = access.outer.get(scheduled);
+    Call call = enter(scheduled);
+    Object allocator = call.allocator();
+    long now = call.now();
     @SuppressWarnings("unchecked")
     Map<TaskAttemptId, Object> reduces = (Map<TaskAttemptId, Object>) access.reduces.get(scheduled);
     if (reduces.isEmpty() || !(boolean) access.canAssignReduces.invoke(allocator)) {
       return false;
     }
-    AppContext context = (AppContext) access.getContext.invoke(allocator);
-    Configuration conf = ((org.apache.hadoop.service.Service) allocator).getConfig();
-    long now = context.getClock().getTime();
-    if (firstCall < 0) {
-      firstCall = now;
-    }
     String host = container.getNodeId().getHost();
     lastOffer.put(host, now);
-    Job job = context.getAllJobs().values().iterator().next();
     Bandwidths bw = bandwidth.latest();
-    List<NodeView> nodes = nodes(job, host, List.of(), bw, conf, now);
-    Map<String, Long> from = reduceInput(job);
+    Map<String, Long> from = reduceInput(call.job());
+    if (bw.isEmpty() || from.isEmpty()) {
+      log("assigned", now, "REDUCE", container, host, "reason",
+          bw.isEmpty() ? "no bandwidth measured yet" : "no map output yet");
+      return false;
+    }
+    List<NodeView> nodes = nodes(call.job(), host, List.of(), bw, call.conf(), now);
     Optional<NodeView> preferred = ReducePlacement.preferred(from, nodes, bw);
-    if (preferred.isEmpty() || preferred.get().host().equals(host) || bw.isEmpty() || from.isEmpty()) {
-      log("assigned", now, "REDUCE", container, host, "reason", bw.isEmpty() ? "no bandwidth measured yet"
-          : from.isEmpty() ? "no map output yet" : "the reduces' preferred node");
+    if (preferred.isEmpty() || preferred.get().host().equals(host)) {
+      log("assigned", now, "REDUCE", container, host, "reason", "the reduces' preferred node");
       return false;
     }
     double meanPerByte = nodes.stream().mapToDouble(NodeView::computeMsPerByte).filter(d -> !Double.isNaN(d))
