@@ -78,6 +78,7 @@ class SimScenarioTest {
             "workload.type: the time model \"default\" knows [sort, wordcount], got \"synthetic\""},
         {"\"hadoop\": { \"faultbed.sim.model\": \"no-such-model.json\" }", "hadoop.faultbed.sim.model: time model"},
         {"\"hadoop\": { \"faultbed.sim.shared-cores\": \"two\" }", "hadoop.faultbed.sim.shared-cores: expected a positive"},
+        {"\"hadoop\": { \"faultbed.sim.node-cores\": \"0\" }", "hadoop.faultbed.sim.node-cores: expected a positive number of cores, e.g. \"2\", got \"0\""},
         {"\"hadoop\": { \"faultbed.sim.am-nodes\": \"1,4\" }",
             "hadoop.faultbed.sim.am-nodes: expected node indices below 4 or \"-\", e.g. \"2,0,-,3\", got \"4\" for run 1"},
         {"\"hadoop\": { \"faultbed.sim.am-nodes\": \"1/2\" }",

@@ -95,10 +95,12 @@ public final class SimBackend extends Backend {
     } catch (IllegalArgumentException | UncheckedIOException e) {
       return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.MODEL, e.getMessage()));
     }
-    String shared = spec.hadoop().get(SimCluster.SHARED_CORES);
-    if (shared != null && !(parsePositive(shared) > 0)) {
-      return Optional.of(new Fault.Unsupported("hadoop." + SimCluster.SHARED_CORES, "expected a positive number of"
-          + " cores, e.g. \"2\", got \"" + shared + "\""));
+    for (String cores : List.of(SimCluster.SHARED_CORES, SimCluster.NODE_CORES)) {
+      String value = spec.hadoop().get(cores);
+      if (value != null && !(parsePositive(value) > 0 && Double.isFinite(parsePositive(value)))) {
+        return Optional.of(new Fault.Unsupported("hadoop." + cores, "expected a positive number of"
+            + " cores, e.g. \"2\", got \"" + value + "\""));
+      }
     }
     // the replay settings, each parsed as the cluster will parse it
     java.util.Map<String, Consumer<ClusterSpec>> replays = new java.util.LinkedHashMap<>();

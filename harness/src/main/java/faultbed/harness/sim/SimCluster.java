@@ -49,6 +49,13 @@ final class SimCluster implements Cluster {
    */
   static final String SHARED_CORES = "faultbed.sim.shared-cores";
   /**
+   * The cluster setting that gives each node's machine this many cores while YARN still offers
+   * {@code nodeVcores} containers there: vcores are what a NodeManager advertises, not what its
+   * machine has (the seeds' small EC2 VMs ran four task slots on one core). Without it each node
+   * has {@code nodeVcores} cores.
+   */
+  static final String NODE_CORES = "faultbed.sim.node-cores";
+  /**
    * The cluster setting that gives a variant random draws of its own (task work, the AM's node, fault
    * times and nodes), keyed by this label as well as the run's seed. Without it the variants of a
    * block share their draws (common random numbers), so a paired difference comes only from what the
@@ -153,8 +160,8 @@ final class SimCluster implements Cluster {
         replayedSetups.getOrDefault(run.runIndex(), model.jobSetupMs()));
     long bytes = Long.parseLong(workload.parameters().getOrDefault("bytes", "0"));
     long bytesPerMap = workload.maps() > 0 ? bytes / workload.maps() : 0;
-    SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(), spec.nodeVcores(),
-        NODES_PER_RACK);
+    SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(),
+        Double.parseDouble(spec.hadoop().getOrDefault(NODE_CORES, Integer.toString(spec.nodeVcores()))), NODES_PER_RACK);
     long seed = seed(run.seed(), spec.hadoop().get(STREAM));
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
         ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),

@@ -58,6 +58,44 @@ class SimBackendTest {
   }
 
   /**
+   * A node's machine may have fewer cores than YARN offers containers there (the seeds' one-core VMs
+   * ran four slots): its tasks then share those cores, and take longer, in the same slots.
+   */
+  @Test
+  void nodeCoresFewerThanContainersShareTheCoresAndSlowTheTasks() {
+    RunSpec run = new RunSpec("s", "a", 0, 11, 11, Workloads.wordcount(48L << 20).withMaps(12).withReduces(1), Timeline.none(),
+        Speculation.off());
+    ClusterSpec ownMachines = ClusterSpec.defaults().withBackend(Backends.named("sim", "backend")).withTimeScale(0.1);
+    List<RunRecord> records = new ArrayList<>();
+    for (ClusterSpec spec : List.of(ownMachines, ownMachines.withHadoop(SimCluster.NODE_CORES, "0.5"))) {
+      try (Cluster cluster = Backends.named("sim", "backend").start(spec, line -> { })) {
+        RunRecord r = cluster.run(run);
+        assertTrue(r.job().succeeded(), r.job().toString());
+        records.add(r);
+      }
+    }
+    int slots = ownMachines.slotsPerNode();
+    assertTrue(slots >= 2, "containers a node: " + slots);
+    for (RunRecord r : records) {
+      int mostAtOnce = 0;
+      for (RunRecord.AttemptRecord a : r.attempts()) {
+        long running = r.attempts().stream().filter(b -> b.node() == a.node() && b.startMs() <= a.startMs()
+            && b.finishMs() > a.startMs()).count();
+        mostAtOnce = (int) Math.max(mostAtOnce, running);
+      }
+      assertEquals(slots, mostAtOnce, "a node runs as many containers at once, whatever its cores");
+    }
+    double full = medianMap(records.get(0));
+    double half = medianMap(records.get(1));
+    assertTrue(half > 2 * full, "maps sharing half a core took " + half + " ms against " + full + " ms on their own cores");
+  }
+
+  private static double medianMap(RunRecord r) {
+    return r.attempts().stream().filter(a -> a.type().equals("MAP")).mapToLong(a -> a.finishMs() - a.startMs()).sorted()
+        .skip(r.attempts().stream().filter(a -> a.type().equals("MAP")).count() / 2).findFirst().orElseThrow();
+  }
+
+  /**
    * Variants of a block share their draws (common random numbers); a stream label gives a variant
    * draws of its own, for the A/A pilots whose differences must be the noise of independent runs.
    */
