@@ -64,6 +64,7 @@ class ContainerClusterTest {
    * refuses container starts (their tokens expired by its clock), as on the namespace backend.
    */
   @Test
+  @Tag("extended") // the same clock agent and refusal in the test command: ClockFaultClusterTest (namespace)
   void aNodeManagerWhoseClockIsAheadRefusesContainers(ContainerCluster cluster, Recorder recorder) {
     // maps enough to outlast the jumped node's own: on a loaded machine its maps ran 40 s, and with 16 maps
     // the other nodes had taken the rest before it asked for another container
@@ -99,6 +100,7 @@ class ContainerClusterTest {
    * a job: they answer with D-SACKs, which the node's own TCP stack counts; the job never knows.
    */
   @Test
+  @Tag("extended") // the same rules in a node's namespace in the test command: PartitionClusterTest
   void aDuplicatingNodesCopiesReachItsPeersDuringAJob(ContainerCluster cluster, Recorder recorder) {
     ContainerNode n = cluster.nodes().get(1);
     long before = dsacksReceived(n);
