@@ -17,8 +17,8 @@ import java.util.function.ToLongFunction;
  * is set against the same stretch of the reference runs (medians). Where the failure's
  * consequences lie on the path, the stretches are split at the record's events and named by
  * mechanism: detection (node expiry, fetch-failure reports, speculation, AM restart), queueing for
- * a container, re-execution, and the map work that was left anyway when the failure came (negative:
- * it overlapped the recovery). Stretches with nothing of the failure on them are "other", and so is
+ * a container, re-execution, the map work that was left anyway when the failure came (negative:
+ * it overlapped the recovery), and a slow reducer whose backup the failure stalled. Stretches with nothing of the failure on them are "other", and so is
  * the residual (the reference's stretches do not add up exactly to its median).
  *
  * <p>A run is unexplained when its delay exceeds the reference runs' own spread and the "other"
@@ -172,8 +172,10 @@ public record DelayAccount(long delayMs, long referenceMs, String reference, lon
     }
     boolean reducerRedone = redone(r, p.lastReduce(), node, tf) || underNewAm(r, p.lastReduce(), tf);
     boolean waited = mapRedone || reducerRedone;
+    boolean backupStalled = !waited && backupStalled(r, p.lastReduce(), node, tf);
     parts.add(new Part(reducerRedone ? "shuffle of the re-run reducer" : waited ? "shuffle after the re-run output (fetches, retries, back-off)"
-        : "shuffle, other", p.shuffle() - ref.shuffle(), waited));
+        : backupStalled ? "shuffle of the slow original (its backup stalled on the failed node's outputs)" : "shuffle, other",
+        p.shuffle() - ref.shuffle(), waited || backupStalled));
     parts.add(new Part(waited ? "reduce after the wait" : "reduce, other", p.reduce() - ref.reduce(), waited));
     parts.add(new Part("commit, other", p.commit() - ref.commit(), false));
 
@@ -190,6 +192,17 @@ public record DelayAccount(long delayMs, long referenceMs, String reference, lon
   private static boolean redone(RunRecord r, AttemptRecord a, int node, long tf) {
     return a.startMs() != null && a.startMs() >= tf && r.attempts().stream().anyMatch(o -> o.taskId().equals(a.taskId())
         && o.node() != null && o.node() == node && o.startMs() != null && o.startMs() <= tf);
+  }
+
+  /**
+   * Whether the reducer that ended last had a backup that could not finish because the failed node's
+   * outputs were lost: it reported them after the failure and did not succeed. A slow original that
+   * its backup would have beaten then decides the job's end; it had copied those outputs before.
+   */
+  private static boolean backupStalled(RunRecord r, AttemptRecord last, int node, long tf) {
+    return r.attempts().stream().anyMatch(b -> b.taskId().equals(last.taskId()) && b.speculative()
+        && !"SUCCEEDED".equals(b.state()) && r.fetchFailures().stream().anyMatch(x -> b.attemptId().equals(x.reduceAttempt())
+            && x.mapNode() != null && x.mapNode() == node && x.atMs() >= tf));
   }
 
   /** Whether the attempt ran under an ApplicationMaster attempt that started after the failure. */

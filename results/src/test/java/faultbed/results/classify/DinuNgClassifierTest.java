@@ -235,6 +235,34 @@ class DinuNgClassifierTest {
   }
 
   /**
+   * A reducer slow for reasons of its own gets a backup after the crash; the backup cannot fetch the
+   * dead node's outputs (the original had copied them) and is killed when the original ends. The
+   * original's long shuffle is then the failure's: it took away the backup that would have won.
+   */
+  @Test
+  void aSlowReducerWhoseBackupTheFailureStalledIsNamed() {
+    RunRecord faultFree = faultFree45s();
+    RunRecord stalled = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 44_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 79_000, "SUCCEEDED")
+        .attempt('r', 1, 1, 1, 30_000, 79_000L, "KILLED", true, null)
+        .report(45_000, 1, 1, 1, 3, 3).report(60_000, 1, 1, 1, 3, 3)
+        .crash(3, 20_000).finished(80_000).build();
+    List<Classification> all = DinuNgClassifier.classifyAll(List.of(faultFree, stalled));
+    DelayAccount d = all.get(1).delay();
+    assertEquals(35_000, d.delayMs());
+    assertTrue(d.parts().contains(new DelayAccount.Part(
+        "shuffle of the slow original (its backup stalled on the failed node's outputs)", 35_000, true)), d.describe());
+    assertFalse(d.unexplained(), d.describe());
+
+    // without the backup's reports the same delay lies in no mechanism of the failure
+    RunRecord slowAlone = fourMapsTwoReducers().map(3, 0, 3, 5_000, 15_000, "SUCCEEDED")
+        .reduce(0, 0, 0, 12_000, 44_000, "SUCCEEDED").reduce(1, 0, 2, 12_000, 79_000, "SUCCEEDED")
+        .attempt('r', 1, 1, 1, 30_000, 79_000L, "KILLED", true, null)
+        .crash(3, 20_000).finished(80_000).build();
+    assertTrue(DinuNgClassifier.classifyAll(List.of(faultFree, slowAlone)).get(1).delay().unexplained());
+  }
+
+  /**
    * A node that ran nothing dies before the last map is placed: that map waits for a slot elsewhere,
    * a wave later. Nothing is re-run, but the longer map phase is the failure's: one node fewer.
    */
