@@ -97,7 +97,8 @@ public final class SimBackend extends Backend {
     }
     for (String cores : List.of(SimCluster.SHARED_CORES, SimCluster.NODE_CORES)) {
       String value = spec.hadoop().get(cores);
-      if (value != null && !(parsePositive(value) > 0 && Double.isFinite(parsePositive(value)))) {
+      double parsed = value == null ? 1 : parsePositive(value);
+      if (!(parsed > 0 && Double.isFinite(parsed))) {
         return Optional.of(new Fault.Unsupported("hadoop." + cores, "expected a positive number of"
             + " cores, e.g. \"2\", got \"" + value + "\""));
       }

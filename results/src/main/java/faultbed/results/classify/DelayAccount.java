@@ -18,8 +18,9 @@ import java.util.function.ToLongFunction;
  * consequences lie on the path, the stretches are split at the record's events and named by
  * mechanism: detection (node expiry, fetch-failure reports, speculation, AM restart), queueing for
  * a container, re-execution, the map work that was left anyway when the failure came (negative:
- * it overlapped the recovery), and a slow reducer whose backup the failure stalled. Stretches with nothing of the failure on them are "other", and so is
- * the residual (the reference's stretches do not add up exactly to its median).
+ * it overlapped the recovery), and a slow reducer whose backup the failure stalled. Stretches with
+ * nothing of the failure on them are "other", and so is the residual (the reference's stretches
+ * do not add up exactly to its median).
  *
  * <p>A run is unexplained when its delay exceeds the reference runs' own spread and the "other"
  * parts and residual together exceed both a tenth of the delay and that spread.

@@ -24,9 +24,9 @@ class PublishedRecordsTest {
   private static final Path PUBLISHED = Path.of("..", "experiments", "published");
   /**
    * Suites published as rows only: simulated, deterministic, their records too large to keep and
-   * given again by their scenario (experiments' SimGatePilotTest runs the pilot and checks its rows,
-   * SeedScaleSimPublishedTest the seeds' experiments at their scale; SequentialSimPublishedTest
-   * judges the sequential stage's rows again by its design).
+   * given again by their scenario (experiments' SimPublishedRowsTest runs each one's first block
+   * and checks its rows; SequentialSimPublishedTest judges the sequential stage's rows again by its
+   * design).
    */
   private static final java.util.Set<Path> ROWS_ONLY = java.util.Set.of(PUBLISHED.resolve(Path.of("gate-power", "sim")),
       PUBLISHED.resolve("sequential-sim"), PUBLISHED.resolve("dinu-ng-seed-scale-sim"),
