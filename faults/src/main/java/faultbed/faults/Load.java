@@ -87,7 +87,7 @@ public final class Load {
       start(group, List.of("perl", "-e", MEMORY_HOG, Long.toString(Math.min(left, HOG_PIECE))));
     }
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (resident(group) < bytes * 9 / 10) {
+    while (resident(group) < bytes) {
       if (System.nanoTime() > deadline) {
         long held = resident(group);
         group.destroy();
@@ -99,13 +99,17 @@ public final class Load {
     return group::destroy;
   }
 
-  /** Bytes the group's processes hold resident (VmRSS), from /proc. */
+  /**
+   * Anonymous bytes the group's processes hold resident (RssAnon), from /proc: what the group is
+   * charged for them. VmRSS would also count the interpreter's shared pages, which whoever read them
+   * first was charged for, and call a hog ready megabytes short.
+   */
   private static long resident(Cgroup group) {
     long total = 0;
     for (long pid : group.pids()) {
       try {
         for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-          if (line.startsWith("VmRSS:")) {
+          if (line.startsWith("RssAnon:")) {
             total += Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
           }
         }

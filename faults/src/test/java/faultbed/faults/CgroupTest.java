@@ -209,7 +209,8 @@ class CgroupTest {
       assertEquals(1, g.oomKills(), "the group counts the OOM kill");
       g.limitMemory(null);
       try (Installed hog = Load.memoryHog(g, 48L << 20)) {
-        assertTrue(g.memoryUsage() >= 48L << 20, "the hog's bytes count: " + g.memoryUsage());
+        // v1 charges in per-CPU batches, so usage may trail by a few pages
+        assertTrue(g.memoryUsage() >= 47L << 20, "the hog's bytes count: " + g.memoryUsage());
       }
       assertTrue(g.pids().isEmpty(), "the hog is gone with its heal");
     } finally {
