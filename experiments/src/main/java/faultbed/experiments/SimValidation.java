@@ -109,8 +109,10 @@ public final class SimValidation {
   private final double machineCores;
   private final List<RunRecord> progressOnly;
   private final List<RunRecord> shuffleBytesOnly;
+  private final List<RunRecord> diskOnly;
   private final Path work;
   private final Consumer<String> log;
+  private final TimeModel given;
 
   /**
    * @param machineCores the cores of the machine the suites' nodes shared
@@ -122,6 +124,18 @@ public final class SimValidation {
    */
   public SimValidation(double machineCores, List<RunRecord> progressOnly, List<RunRecord> shuffleBytesOnly, Path work,
       Consumer<String> log) {
+    this(machineCores, progressOnly, shuffleBytesOnly, List.of(), work, log, null);
+  }
+
+  /**
+   * The same, with {@code diskOnly}: runs of the same machine whose disks a slow-disk held to a rate,
+   * for what a workload's tasks move through a disk; and every suite simulated with {@code given}
+   * rather than a model fitted to its reference, when not null: a prediction from other runs.
+   */
+  public SimValidation(double machineCores, List<RunRecord> progressOnly, List<RunRecord> shuffleBytesOnly,
+      List<RunRecord> diskOnly, Path work, Consumer<String> log, TimeModel given) {
+    this.given = given;
+    this.diskOnly = List.copyOf(diskOnly);
     this.machineCores = machineCores;
     this.progressOnly = List.copyOf(progressOnly);
     this.shuffleBytesOnly = List.copyOf(shuffleBytesOnly);
@@ -161,8 +175,8 @@ public final class SimValidation {
     List<RunRecord> fitted = real.stream().filter(r -> fittedVariants.contains(r.variant())).toList();
     Path folder = work.resolve(name);
     Path model = folder.resolve("model.json");
-    TimeModel.fit(name + "-" + String.join("+", fittedVariants), fitted, progressOnly, shuffleBytesOnly,
-        Machines.shared(machineCores)).write(model);
+    (given != null ? given : TimeModel.fit(name + "-" + String.join("+", fittedVariants), fitted, progressOnly,
+        shuffleBytesOnly, diskOnly, Machines.shared(machineCores))).write(model);
     Map<String, Map<String, String>> replayed = replayed(real);
     List<RunRecord> simulated = simulate(simScenario(scenario, model, null, replayed), name, folder.resolve("simulated"));
     List<RunRecord> control = simulate(simScenario(scenario, model, reference, replayed), name + "-control",

@@ -65,7 +65,7 @@ class SimScenarioTest {
     java.util.Map<String, faultbed.harness.timemodel.TimeModel.WorkloadTimes> unweighed = new java.util.TreeMap<>();
     standard.workloads().forEach((type, w) -> unweighed.put(type, new faultbed.harness.timemodel.TimeModel.WorkloadTimes(
         w.bytesPerMap(), w.map(), w.reduce(), w.shuffleLag(), w.sort(), w.mapProgress(), w.shuffleTail(),
-        w.lateShuffle(), null)));
+        w.lateShuffle(), null, null)));
     Path model = dir.resolve("unweighed.json");
     new faultbed.harness.timemodel.TimeModel("unweighed", standard.fittedFrom(), unweighed, standard.jobSetupMs(),
         standard.jobCommitMs(), standard.slowdowns(), standard.baseline()).write(model);

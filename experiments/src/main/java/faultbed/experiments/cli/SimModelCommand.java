@@ -63,6 +63,11 @@ final class SimModelCommand implements Callable<Integer> {
       + " through links a bandwidth-cap or latency shapes; nothing else is fitted from them")
   List<Path> shuffleBytesFrom = new ArrayList<>();
 
+  @Option(names = "--disk-from", paramLabel = "DIR", description = "folders of runs of the same machine whose disks a"
+      + " slow-disk held to a rate, for how many bytes a workload's tasks move through a disk, when DIR's runs slowed"
+      + " no disk (repeatable); nothing else is fitted from them")
+  List<Path> diskFrom = new ArrayList<>();
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -114,10 +119,15 @@ final class SimModelCommand implements Callable<Integer> {
     if (shuffleBytesOnly.isEmpty()) {
       return FaultbedCli.BAD_INPUT;
     }
+    var diskOnly = RecordsFolder.readAll("--disk-from", diskFrom, err);
+    if (diskOnly.isEmpty()) {
+      return FaultbedCli.BAD_INPUT;
+    }
     String modelName = name != null ? name : out.getFileName().toString().replaceFirst("\\.json$", "");
     TimeModel model;
     try {
-      model = TimeModel.fit(modelName, records, progressOnly.get(), shuffleBytesOnly.get(), perNode ? Machines.perNode(n) : Machines.shared(n));
+      model = TimeModel.fit(modelName, records, progressOnly.get(), shuffleBytesOnly.get(), diskOnly.get(),
+          perNode ? Machines.perNode(n) : Machines.shared(n));
     } catch (IllegalArgumentException e) {
       err.println("faultbed: DIR: " + e.getMessage());
       return FaultbedCli.BAD_INPUT;
@@ -136,6 +146,14 @@ final class SimModelCommand implements Callable<Integer> {
     model.workloads().forEach((type, w) -> o.printf("  %s: %s%n", type, w.shuffleBytesPerInputByte() == null
         ? "no shuffled bytes in its records: scenarios with bandwidth-cap or latency cannot use the model"
         : String.format("a map's output holds %.3f bytes per byte of its input", w.shuffleBytesPerInputByte())));
+    model.workloads().forEach((type, w) -> {
+      if (w.disk() != null) {
+        o.printf("  %s: through a disk, per byte of its input share: a map %.2f bytes (%d), a reduce's shuffle %.2f (%d),"
+            + " its sort %.2f (%d), its reduce phase %.2f (%d)%n", type, w.disk().map(), w.disk().maps(),
+            w.disk().shuffle(), w.disk().shuffles(), w.disk().sort(), w.disk().sorts(), w.disk().reduce(),
+            w.disk().reduces());
+      }
+    });
     o.printf("  job set-up %d ms, commit %d ms%n", model.jobSetupMs(), model.jobCommitMs());
     model.slowdowns().forEach(s -> o.printf("  %s on a node, beyond CPU: x%.2f (%d attempts, %d killed before done)%n",
         String.join(" + ", s.kinds()), s.factor(), s.attempts(), s.killed()));

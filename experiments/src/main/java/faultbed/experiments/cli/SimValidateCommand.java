@@ -43,6 +43,16 @@ final class SimValidateCommand implements Callable<Integer> {
       + " through links a bandwidth-cap or latency shapes; nothing else is fitted from them")
   List<Path> shuffleBytesFrom = new java.util.ArrayList<>();
 
+  @Option(names = "--disk-from", paramLabel = "DIR", description = "folders of runs of the same machine whose disks a"
+      + " slow-disk held to a rate, for how many bytes a workload's tasks move through a disk, when the suites'"
+      + " references slowed none (repeatable); nothing else is fitted from them")
+  List<Path> diskFrom = new java.util.ArrayList<>();
+
+  @Option(names = "--model", paramLabel = "FILE", description = "simulate every suite with this model (written by"
+      + " 'faultbed sim-model' from other runs) instead of one fitted to each suite's reference: a prediction of"
+      + " suites the model never saw")
+  Path model;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -67,8 +77,22 @@ final class SimValidateCommand implements Callable<Integer> {
     if (shuffleBytesOnly.isEmpty()) {
       return FaultbedCli.BAD_INPUT;
     }
+    var diskOnly = RecordsFolder.readAll("--disk-from", diskFrom, err);
+    if (diskOnly.isEmpty()) {
+      return FaultbedCli.BAD_INPUT;
+    }
+    faultbed.harness.timemodel.TimeModel given = null;
+    if (model != null) {
+      try {
+        given = faultbed.harness.timemodel.TimeModel.read(model);
+      } catch (IllegalArgumentException e) {
+        err.println("faultbed: --model: " + e.getMessage());
+        return FaultbedCli.BAD_INPUT;
+      }
+    }
     Files.createDirectories(out);
-    SimValidation validation = new SimValidation(machineCores, progressOnly.get(), shuffleBytesOnly.get(), out, line -> err.println("faultbed: " + line));
+    SimValidation validation = new SimValidation(machineCores, progressOnly.get(), shuffleBytesOnly.get(),
+        diskOnly.get(), out, line -> err.println("faultbed: " + line), given);
     SimValidation.Result result = validation.validate(suites);
     validation.write(result, out.resolve("validation.json"));
     o.printf("%-22s %-28s %9s %9s %7s%n", "suite", "variant", "real s", "sim s", "error");

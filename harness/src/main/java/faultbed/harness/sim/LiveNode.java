@@ -55,6 +55,8 @@ final class LiveNode {
   double cpuLimit = Double.POSITIVE_INFINITY;
   /** How many times longer work takes here for what faults do besides using CPU (disk contention), from the model. */
   double otherSlowdown = 1;
+  /** Each disk's rate in bytes a second while a slow-disk holds it to one; null while none does. */
+  double[] diskRates;
   /** Its link's rate each way in bytes a second while a bandwidth cap is in force there, infinite otherwise. */
   double capBytesPerSecond = Double.POSITIVE_INFINITY;
   /** How long its link delays each packet each way while latency is in force there, 0 otherwise. */
@@ -66,6 +68,21 @@ final class LiveNode {
     this.nodeId = NodeId.newInstance(node.address(), NM_PORT);
     this.httpAddress = node.address() + ":" + NM_HTTP_PORT;
     this.freeSlots = node.slots();
+  }
+
+  /**
+   * Milliseconds a byte takes through its disks, spread over them alike, with {@code users} tasks
+   * sharing each: 0 unless a fault holds one to a rate (the model's work includes a healthy disk).
+   */
+  double msPerByte(int users) {
+    if (diskRates == null) {
+      return 0;
+    }
+    double ms = 0;
+    for (double rate : diskRates) {
+      ms += rate == Double.POSITIVE_INFINITY ? 0 : 1000.0 * users / rate;
+    }
+    return ms / diskRates.length;
   }
 
   /** The scheduler gives it containers: it heartbeats (a frozen, cut-off or lost NodeManager does not) and is alive. */

@@ -35,8 +35,32 @@ final class ModelTimes {
    * reads and sorts in proportion, and starts as long.
    */
   static TaskTimes taskTimes(TimeModel.WorkloadTimes w, long bytesPerMap, long seed) {
+    return taskTimes(w, bytesPerMap, 1, 1, seed);
+  }
+
+  /**
+   * The same for a job of {@code maps} maps and {@code reduces} reduces, whose reduces' bytes through
+   * a disk are a share of the job's input each ({@link TimeModel.DiskBytes}).
+   */
+  static TaskTimes taskTimes(TimeModel.WorkloadTimes w, long bytesPerMap, int maps, int reduces, long seed) {
     double scale = bytesPerMap <= 0 || w.bytesPerMap() <= 0 ? 1 : bytesPerMap / (double) w.bytesPerMap();
+    double split = bytesPerMap > 0 ? bytesPerMap : w.bytesPerMap();
+    double reduceShare = reduces > 0 ? split * maps / reduces : 0;
     return new TaskTimes() {
+      @Override
+      public double diskBytes(TaskAttemptId attempt, DiskPart part) {
+        TimeModel.DiskBytes disk = w.disk();
+        if (disk == null) {
+          return 0;
+        }
+        return Math.max(0, switch (part) {
+          case MAP -> disk.map() * split;
+          case SHUFFLE -> disk.shuffle() * reduceShare;
+          case SORT -> disk.sort() * reduceShare;
+          case REDUCE -> disk.reduce() * reduceShare;
+        });
+      }
+
       @Override
       public MapWork mapWork(TaskAttemptId attempt, SimulatedNode node) {
         double work = w.map().draw(random(attempt));

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import faultbed.harness.timeline.SlowDisk;
 import java.util.function.Consumer;
 
 /**
@@ -30,7 +31,7 @@ import java.util.function.Consumer;
 public final class SimBackend extends Backend {
   /** The fault kinds a simulated node can suffer. */
   static final List<String> KINDS = List.of("crash", "stop", "freeze", "blackhole", "rst-suppression", "slow-node",
-      "cpu-hog", "disk-load", "bandwidth-cap", "latency");
+      "cpu-hog", "disk-load", "slow-disk", "bandwidth-cap", "latency");
 
   public SimBackend() {
     super("sim", "Hadoop's AM on a simulated cluster, virtual time");
@@ -57,8 +58,6 @@ public final class SimBackend extends Backend {
   @Override
   public Optional<String> refuses(Mechanism mechanism) {
     return switch (mechanism) {
-      case NODE_DISK -> Optional.of("the sim backend's nodes have no disks to fill or fail: its times come from a"
-          + " model; use cluster.backend \"namespace\"");
       case NODE_CLOCK -> Optional.of("the sim backend's nodes share its one virtual clock: none has a clock of its"
           + " own; use cluster.backend \"namespace\"");
       case REORDER -> Optional.of("the sim backend's links add a delay to a transfer and keep no packets to reorder;"
@@ -132,6 +131,12 @@ public final class SimBackend extends Backend {
           + " holds; expected a model fitted from records that carry shuffled bytes (faultbed sim-model"
           + " --shuffle-bytes-from DIR)"));
     }
+    if (timeline.steps().stream().anyMatch(s -> s.fault() instanceof SlowDisk)
+        && model.workload(workload.type()).disk() == null) {
+      return Optional.of(new Fault.Unsupported("faults", "a slow-disk holds a node's disks to a rate, and the time"
+          + " model \"" + model.name() + "\" does not know how many bytes a " + workload.type() + " task moves through"
+          + " its disk; expected a model fitted from runs with slow-disk faults (faultbed sim-model)"));
+    }
     if (speculation.kind().equals("speculator") && !Simulation.drives(speculation.name())) {
       return Optional.of(new Fault.Unsupported("speculation", "the simulation drives Hadoop's DefaultSpeculator and"
           + " faultbed's policies on its virtual clock; a speculator class of its own runs a thread on the wall clock,"
@@ -155,7 +160,8 @@ public final class SimBackend extends Backend {
       if (chains.isEmpty() || !(step.fault().target() instanceof Target.Same)) {
         chains.add(new TreeSet<>());
       }
-      if (SimulatedFaults.slowsWork(step.fault()) && SimulatedFaults.beyondCpu(step.fault()) && !baseline.contains(step)) {
+      if (SimulatedFaults.slowsWork(step.fault()) && SimulatedFaults.beyondCpu(step.fault()) && !baseline.contains(step)
+          && !(step.fault() instanceof SlowDisk)) {
         chains.get(chains.size() - 1).add(step.fault().kind());
       }
     }

@@ -161,10 +161,11 @@ final class SimCluster implements Cluster {
     long bytes = Long.parseLong(workload.parameters().getOrDefault("bytes", "0"));
     long bytesPerMap = workload.maps() > 0 ? bytes / workload.maps() : 0;
     SimulatedCluster cluster = SimulatedCluster.uniform(spec.nodes(), spec.slots() / spec.nodes(),
-        Double.parseDouble(spec.hadoop().getOrDefault(NODE_CORES, Integer.toString(spec.nodeVcores()))), NODES_PER_RACK);
+        Double.parseDouble(spec.hadoop().getOrDefault(NODE_CORES, Integer.toString(spec.nodeVcores()))), NODES_PER_RACK)
+        .withDisks(spec.disks() == null ? 1 : spec.disks().count());
     long seed = seed(run.seed(), spec.hadoop().get(STREAM));
     SimulationSpec simulation = new SimulationSpec(cluster, workload.maps(), workload.reduces(), properties,
-        ModelTimes.taskTimes(times, bytesPerMap, seed), latencies, run.timeline(), slowdowns(model),
+        ModelTimes.taskTimes(times, bytesPerMap, workload.maps(), workload.reduces(), seed), latencies, run.timeline(), slowdowns(model),
         Double.parseDouble(spec.hadoop().getOrDefault(SHARED_CORES, "0")),
         applicationMasterNode(run, seed, cluster), seed, run.runIndex(), spec.timeScale(),
         replayedFaultNodes.getOrDefault(run.runIndex(), List.of()), replayedLivenessChecks.get(run.runIndex()),
@@ -312,7 +313,11 @@ final class SimCluster implements Cluster {
       int index = i;
       Long lost = result.nodeTransitions().stream().filter(t -> t.node() == index && t.to().equals("LOST"))
           .map(NodeTransition::atMs).findFirst().orElse(null);
-      nodes.add(new NodeInfo(i, cluster.node(i).address() + ":" + LiveNode.NM_PORT, 0, List.of(), List.of(), null, lost,
+      // with disks of their own (cluster.disks), a local folder a disk, named as faultbed's own nodes
+      // name theirs, so a fit counts its disks alike
+      List<String> localDirs = spec.disks() == null ? List.of() : java.util.stream.IntStream.range(0, cluster.node(i).disks())
+          .mapToObj(d -> "/sim/node-" + index + "/disk-" + d + "/local").toList();
+      nodes.add(new NodeInfo(i, cluster.node(i).address() + ":" + LiveNode.NM_PORT, 0, localDirs, List.of(), null, lost,
           null));
     }
     Map<String, Integer> byAddress = new LinkedHashMap<>();

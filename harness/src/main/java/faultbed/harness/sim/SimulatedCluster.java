@@ -29,7 +29,7 @@ public record SimulatedCluster(List<SimulatedNode> nodes) {
     List<SimulatedNode> nodes = new ArrayList<>(nodeCount);
     for (int i = 0; i < nodeCount; i++) {
       String address = "198.18." + (1 + i / PER_OCTET) + "." + (10 + i % PER_OCTET);
-      nodes.add(new SimulatedNode(address, "/rack" + i / nodesPerRack, slotsPerNode, coresPerNode, 1.0));
+      nodes.add(new SimulatedNode(address, "/rack" + i / nodesPerRack, slotsPerNode, coresPerNode, 1.0, 1));
     }
     return new SimulatedCluster(nodes);
   }
@@ -38,6 +38,11 @@ public record SimulatedCluster(List<SimulatedNode> nodes) {
     List<SimulatedNode> changed = new ArrayList<>(nodes);
     changed.set(nodeIndex, nodes.get(nodeIndex).withSlowdown(factor));
     return new SimulatedCluster(changed);
+  }
+
+  /** The same nodes, each with {@code count} disks. */
+  public SimulatedCluster withDisks(int count) {
+    return new SimulatedCluster(nodes.stream().map(n -> n.withDisks(count)).toList());
   }
 
   public SimulatedNode node(int index) {

@@ -4,6 +4,7 @@ import faultbed.harness.timeline.BandwidthCap;
 import faultbed.harness.timeline.Blackhole;
 import faultbed.harness.timeline.CpuHog;
 import faultbed.harness.timeline.DiskLoad;
+import faultbed.harness.timeline.SlowDisk;
 import faultbed.harness.timeline.Fault;
 import faultbed.harness.timeline.Freeze;
 import faultbed.harness.timeline.NodeCrash;
@@ -308,6 +309,7 @@ final class SimulatedFaults {
   private void changeSpeed(LiveNode node) {
     int spinners = 0;
     double limit = Double.POSITIVE_INFINITY;
+    double[] disks = null;
     Set<String> other = new TreeSet<>();
     for (Armed a : armed) {
       if (!a.inForce() || !a.slows() || a.node != node.index) {
@@ -319,12 +321,23 @@ final class SimulatedFaults {
       } else if (fault instanceof SlowNode slow && slow.cpuCores() != null) {
         limit = Math.min(limit, slow.cpuCores());
       }
-      if (beyondCpu(fault) && !baseline.contains(a.step)) {
+      if (fault instanceof SlowDisk slow && !baseline.contains(a.step)) {
+        if (disks == null) {
+          disks = new double[node.node.disks()];
+          java.util.Arrays.fill(disks, Double.POSITIVE_INFINITY);
+        }
+        for (int d = 0; d < disks.length; d++) {
+          if (slow.disks().isEmpty() || slow.disks().contains(d)) {
+            disks[d] = Math.min(disks[d], slow.bytesPerSecond());
+          }
+        }
+      } else if (beyondCpu(fault) && !baseline.contains(a.step)) {
         other.add(fault.kind());
       }
     }
     node.spinners = spinners;
     node.cpuLimit = limit;
+    node.diskRates = disks;
     node.otherSlowdown = other.isEmpty() ? 1 : slowdowns.of(other);
     processes.reshare(node.machine);
   }
@@ -402,6 +415,11 @@ final class SimulatedFaults {
 
   /** What a real injection of the fault notes about it, so a record reads the same whichever backend made it. */
   private static Map<String, String> detail(Fault fault) {
+    return detail(fault, 1);
+  }
+
+  /** The same, for a cluster whose nodes have {@code disks} disks each. */
+  private static Map<String, String> detail(Fault fault, int disks) {
     Map<String, String> detail = new LinkedHashMap<>();
     if (fault instanceof CpuHog hog) {
       detail.put("spinners", Integer.toString(hog.spinners()));
@@ -417,6 +435,10 @@ final class SimulatedFaults {
       }
     } else if (fault instanceof DiskLoad load) {
       detail.put("writers", Integer.toString(load.writers()));
+    } else if (fault instanceof SlowDisk slow) {
+      for (int d : slow.disks().isEmpty() ? java.util.stream.IntStream.range(0, disks).boxed().toList() : slow.disks()) {
+        detail.put("disk" + d + "BytesPerSecond", Long.toString(slow.bytesPerSecond()));
+      }
     } else if (fault instanceof NodeCrash crash && crash.suppressRst()) {
       detail.put("rstSuppressed", "true");
     } else if (fault instanceof BandwidthCap cap) {
@@ -433,7 +455,7 @@ final class SimulatedFaults {
     List<FaultEvent> out = new ArrayList<>();
     for (Armed a : armed) {
       Fault fault = a.step.fault();
-      Map<String, String> detail = a.injectedMs == null ? new LinkedHashMap<>() : detail(fault);
+      Map<String, String> detail = a.injectedMs == null ? new LinkedHashMap<>() : detail(fault, nodes.get(0).node.disks());
       if (a.error != null) {
         detail.put("error", a.error);
       }

@@ -139,7 +139,8 @@ public final class Simulation {
 
     Containers containers = new Containers(appAttemptId);
     TaskProcesses.Data data = new TaskProcesses.Data(spec.inputBytesPerMap(),
-        spec.reduces() > 0 ? spec.shuffleBytesPerMap() / spec.reduces() : 0, inputSource(replicas, nodes));
+        spec.reduces() > 0 ? spec.shuffleBytesPerMap() / spec.reduces() : 0, inputSource(replicas, nodes),
+        outputReplicas(conf.getInt("dfs.replication", REPLICAS), nodes, spec.seed()));
     TaskProcesses processes = new TaskProcesses(loop, events, job, containers, spec.times(), spec.latencies(),
         heartbeats, spec.maps(), FetchRules.of(conf, spec.timeScale()), new Links(loop), data);
     // the liveness monitor started with the ResourceManager, at a phase of its period a job cannot know
@@ -281,6 +282,25 @@ public final class Simulation {
         }
       }
       return nearest;
+    };
+  }
+
+  /**
+   * Where a reduce's output replicas go besides its own node: {@code replication - 1} other nodes,
+   * alike likely (HDFS's default placement for a writer on a DataNode, racks aside), drawn per attempt
+   * from the run's seed.
+   */
+  private static java.util.function.BiFunction<org.apache.hadoop.mapreduce.v2.api.records.TaskAttemptId, LiveNode,
+      List<LiveNode>> outputReplicas(int replication, List<LiveNode> nodes, long seed) {
+    return (attempt, writer) -> {
+      List<LiveNode> others = new ArrayList<>(nodes);
+      others.remove(writer);
+      java.util.SplittableRandom random = new java.util.SplittableRandom(seed * 31 + attempt.toString().hashCode());
+      List<LiveNode> chosen = new ArrayList<>();
+      for (int i = 0; i < replication - 1 && !others.isEmpty(); i++) {
+        chosen.add(others.remove(random.nextInt(others.size())));
+      }
+      return chosen;
     };
   }
 

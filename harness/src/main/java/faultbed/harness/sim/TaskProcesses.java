@@ -60,6 +60,10 @@ final class TaskProcesses {
     double mapPhaseEnd;
     /** When its map phase ended (its sort began); -1 before. */
     long mapFinished = -1;
+    /** Bytes its current work moves through its node's disk ({@link TaskTimes#diskBytes}), spread over the work. */
+    double diskBytes;
+    /** The other nodes whose disks its bytes also go through: a reduce's output pipeline. */
+    List<LiveNode> pipeline = List.of();
     /** Work left at {@code since}, done from then at {@code rate} cores while it runs. */
     double workLeft;
     double rate;
@@ -146,9 +150,11 @@ final class TaskProcesses {
   /**
    * What transfers between nodes carry: a map's input, the part of a map's output each reduce
    * copies (0 when unknown: then no transfer is a flow), and the node a map reads its split from (a
-   * replica HDFS would choose for it), or null when one is on its own node.
+   * replica HDFS would choose for it), or null when one is on its own node; and the other nodes a
+   * reduce's output replicas go to through HDFS's write pipeline.
    */
-  record Data(long inputBytesPerMap, long partitionBytes, BiFunction<Integer, LiveNode, LiveNode> inputSource) { }
+  record Data(long inputBytesPerMap, long partitionBytes, BiFunction<Integer, LiveNode, LiveNode> inputSource,
+      BiFunction<TaskAttemptId, LiveNode, List<LiveNode>> outputReplicas) { }
 
   private final EventLoop loop;
   private final EventHandler<Event> events;
@@ -203,6 +209,7 @@ final class TaskProcesses {
     running.put(process.attempt, process);
     if (process.isMap()) {
       TaskTimes.MapWork work = times.mapWork(process.attempt, container.node.node);
+      process.diskBytes = times.diskBytes(process.attempt, TaskTimes.DiskPart.MAP);
       process.work = work.total();
       process.startupWork = work.startup();
       process.mapPhaseEnd = work.startup() + work.map();
@@ -281,6 +288,11 @@ final class TaskProcesses {
       process.workLeft = process.workLeft(now);
       process.since = now;
       process.rate = perThread[machine.nodes.indexOf(node)] / node.otherSlowdown;
+      double msPerByte = process.diskBytes > 0 ? msPerByte(process, runnable) : 0;
+      if (msPerByte > 0 && process.rate > 0 && process.work > 0) {
+        // its bytes spread over its work: a work-millisecond takes its CPU time and its bytes' time
+        process.rate = 1 / (1 / process.rate + process.diskBytes / process.work * msPerByte);
+      }
       double rate = Math.max(process.rate, 1e-9);
       long end = now + (long) Math.ceil(process.workLeft / rate);
       int generation = ++process.generation;
@@ -306,6 +318,65 @@ final class TaskProcesses {
         });
       }
     }
+  }
+
+  /**
+   * How long a byte of the process takes through its disk's share, and through each pipeline node's
+   * (shared with that node's own tasks on that disk): the slowest. 0 when no disk it uses is held to a rate.
+   */
+  private double msPerByte(Process process, List<Process> runnable) {
+    LiveNode node = process.container.node;
+    double ms = node.diskRates == null ? 0 : node.msPerByte(diskUsers(node, null));
+    for (LiveNode other : process.pipeline) {
+      if (other.diskRates != null) {
+        ms = Math.max(ms, other.msPerByte(diskUsers(other, process)));
+      }
+    }
+    return ms;
+  }
+
+  /** Tasks moving bytes through the node's disks now, and {@code plus} if it is not among them (a pipeline's writer). */
+  private int diskUsers(LiveNode node, Process plus) {
+    int n = plus == null ? 0 : 1;
+    for (Process p : running.values()) {
+      if (p.runnable && p.live() && p.container.node == node && p.diskBytes > 0 && p != plus) {
+        n++;
+      }
+    }
+    return Math.max(1, n);
+  }
+
+  /**
+   * How long the slowest node serving the reduce's copies takes to read them off its disks: its
+   * outputs' part of the reduce's shuffle bytes, at its disks' share (its tasks and this read). 0 when
+   * no serving node's disk is held to a rate.
+   */
+  private long servingReads(Process reduce) {
+    double bytes = times.diskBytes(reduce.attempt, TaskTimes.DiskPart.SHUFFLE);
+    if (bytes <= 0) {
+      return 0;
+    }
+    java.util.Map<LiveNode, Integer> held = new java.util.HashMap<>();
+    for (Output output : outputs) {
+      if (output != null && output.node.diskRates != null) {
+        held.merge(output.node, 1, Integer::sum);
+      }
+    }
+    double slowest = 0;
+    for (var e : held.entrySet()) {
+      slowest = Math.max(slowest, bytes * e.getValue() / outputs.length * e.getKey().msPerByte(diskUsers(e.getKey(), reduce)));
+    }
+    return Math.round(slowest);
+  }
+
+  /** How long the disks hold the reduce's sort: its bytes at their share now, the sort among their users. */
+  private long sortOnDisk(Process reduce) {
+    LiveNode node = reduce.container.node;
+    double bytes = times.diskBytes(reduce.attempt, TaskTimes.DiskPart.SORT);
+    if (bytes <= 0 || node.diskRates == null) {
+      return 0;
+    }
+    return Math.round(bytes * node.msPerByte(diskUsers(node, reduce)));
   }
 
   /**
@@ -967,6 +1038,7 @@ final class TaskProcesses {
       if (work >= 0) {
         // what is left to copy and merge takes the node's CPU as a task's work does
         reduce.shuffling = true;
+        reduce.diskBytes = 0;
         reduce.work = Math.max(1, work);
         reduce.workLeft = reduce.work;
         reduce.since = loop.now();
@@ -986,6 +1058,7 @@ final class TaskProcesses {
 
   /** The shuffle would end at {@code at}; with copies still coming through shaped links, once the last is in. */
   private void endShuffle(Process reduce, long at) {
+    at += servingReads(reduce);
     if (reduce.linkPending.isEmpty()) {
       shuffleEnds(reduce, at);
     } else {
@@ -996,12 +1069,14 @@ final class TaskProcesses {
   /** The shuffle ends at {@code at}; the sort after its time, then the reduce works. */
   private void shuffleEnds(Process reduce, long at) {
     reduce.shuffleEnd = at;
-    reduce.sortEnd = reduce.shuffleEnd + latencies.sort();
+    reduce.sortEnd = reduce.shuffleEnd + latencies.sort() + sortOnDisk(reduce);
     reduce.reduceEnd = -1;
     int generation = ++reduce.generation;
     loop.at(reduce.sortEnd, () -> {
       if (reduce.generation == generation && reduce.live()) {
         reduce.work = times.reduceMillis(reduce.attempt, reduce.container.node.node);
+        reduce.diskBytes = times.diskBytes(reduce.attempt, TaskTimes.DiskPart.REDUCE);
+        reduce.pipeline = data.outputReplicas().apply(reduce.attempt, reduce.container.node);
         reduce.workLeft = reduce.work;
         reduce.since = loop.now();
         reduce.runnable = true;

@@ -31,6 +31,18 @@ public interface TaskTimes {
   /** The reduce phase proper, after its shuffle and sort. */
   long reduceMillis(TaskAttemptId attempt, SimulatedNode node);
 
+  /** The parts of a task's life whose bytes go through its node's disk (see {@link #diskBytes}). */
+  enum DiskPart { MAP, SHUFFLE, SORT, REDUCE }
+
+  /**
+   * Bytes the attempt moves through a disk in a part of its life: a map's whole life, a reduce's
+   * shuffle (the map outputs it copies, read off the serving nodes' disks), its sort (a latency, not
+   * work: a slowed disk adds its bytes' time to it) and its reduce phase. 0 when the model knows none: a slowed disk then slows nothing.
+   */
+  default double diskBytes(TaskAttemptId attempt, DiskPart part) {
+    return 0;
+  }
+
   /**
    * A reduce's shuffle's last part, in milliseconds of one core: from when every map output is there
    * to its shuffle's end if it was running then ({@code launchedLate} false), from its launch if it

@@ -97,9 +97,13 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    *                    its input (the median of maps whose records carry their shuffled bytes):
    *                    what a copy carries through a link a fault shapes; null when no fitted record
    *                    carried them
+   * @param disk        what its tasks move through their node's disk, for a disk held to a rate
+   *                    ({@code slow-disk}); null when no fitted run slowed a disk, and in models
+   *                    fitted before it was
    */
   public record WorkloadTimes(long bytesPerMap, Spread map, Spread reduce, Spread shuffleLag, Spread sort,
-      MapProgress mapProgress, Spread shuffleTail, Spread lateShuffle, Double shuffleBytesPerInputByte) {
+      MapProgress mapProgress, Spread shuffleTail, Spread lateShuffle, Double shuffleBytesPerInputByte,
+      DiskBytes disk) {
     public WorkloadTimes {
       if (mapProgress == null) {
         throw new IllegalArgumentException("mapProgress: expected how a map's progress unfolds (a model written by"
@@ -123,6 +127,27 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
       startupFrom = List.copyOf(startupFrom);
     }
   }
+
+  /**
+   * Bytes a task moves through a disk, per byte of its share of the job's input (a map's: its split;
+   * a reduce's: the input over the reduces), in four parts: a map's whole life ({@code map}, its
+   * split read and its output spilled and merged), a reduce's shuffle ({@code shuffle}: what it
+   * copies, read off the disks of the nodes that serve it, each its outputs' part, the slowest
+   * setting the pace, from the shuffle's typical lag after the last map), its sort ({@code sort},
+   * the merge of what it copied, on disk when it does not fit in memory) and its reduce phase
+   * ({@code reduce}, its output written). What a disk held to a rate of R bytes a second, shared
+   * equally by the {@code n} tasks using it, adds to a part: its bytes times n over R. Bytes, not
+   * seconds, so a model fitted on one disk's rate times another's. Each is the median over the
+   * attempts ({@code maps}, {@code shuffles}, {@code sorts}, {@code reduces}) that ran wholly on a
+   * node whose disks a slow-disk held: their time over the part's typical (its work at the CPU share
+   * they had, the shuffle's lag, the sort's median) times the rate over the tasks that shared the
+   * disk; Kaplan-Meier's where backups won first (a lower bound). A reduce's output goes through HDFS's pipeline, as fast as the slowest
+   * of its replicas' disks (its node's and {@code dfs.replication - 1} others'). A task's files go to
+   * its node's disks in turn (YARN's local folders and HDFS's volumes, round-robin), so its bytes
+   * spread over them alike: one slow disk of three holds a third of every task's bytes.
+   */
+  public record DiskBytes(double map, int maps, double shuffle, int shuffles, double sort, int sorts, double reduce,
+      int reduces) {}
 
   /**
    * Work on a node with exactly these slowing fault kinds in force takes {@code factor} times as
@@ -242,6 +267,16 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    */
   public static TimeModel fit(String name, Collection<RunRecord> records, Collection<RunRecord> progressOnly,
       Collection<RunRecord> shuffleBytesOnly, Machines machines) {
+    return fit(name, records, progressOnly, shuffleBytesOnly, List.of(), machines);
+  }
+
+  /**
+   * As above, with {@code diskOnly}: runs of the same machines whose disks a slow-disk held to a rate,
+   * which give what a workload's tasks move through a disk ({@link DiskBytes}) against the work the
+   * fitted records give; nothing else is taken from them.
+   */
+  public static TimeModel fit(String name, Collection<RunRecord> records, Collection<RunRecord> progressOnly,
+      Collection<RunRecord> shuffleBytesOnly, Collection<RunRecord> diskOnly, Machines machines) {
     Map<String, List<Double>> maps = new TreeMap<>();
     Map<String, List<Double>> reduces = new TreeMap<>();
     Map<String, List<Double>> lags = new TreeMap<>();
@@ -255,6 +290,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
     Map<String, Set<String>> startupFrom = new TreeMap<>();
     record Residual(String type, boolean map, List<String> kinds, double received, boolean done) {}
     List<Residual> residuals = new ArrayList<>();
+    DiskSamples disk = new DiskSamples();
     List<Double> setups = new ArrayList<>();
     List<Double> commits = new ArrayList<>();
     Set<String> scenarios = new TreeSet<>();
@@ -321,7 +357,9 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
           }
         } else if (!untouched) {
           List<String> kinds = Replay.beyondCpuThroughout(r, a, baseline);
-          if (!kinds.isEmpty() && a.attempt() == 0) {
+          // a disk held to a rate is timed by its bytes (DiskBytes), every part of every attempt under it alike
+          disk.add(r, a, baseline, cpu, succeeded);
+          if (!kinds.isEmpty() && !kinds.contains(DiskSamples.KIND) && a.attempt() == 0) {
             residuals.add(new Residual(type, map, kinds, cpu, succeeded));
           }
         }
@@ -346,6 +384,20 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
             startups.computeIfAbsent(type, k -> new ArrayList<>()).add(share);
             startupFrom.computeIfAbsent(type, k -> new TreeSet<>()).add(r.scenario());
           });
+        }
+      }
+    }
+    for (RunRecord r : diskOnly) {
+      if (!usable(r)) {
+        continue;
+      }
+      List<String> condition = Baseline.of(r);
+      Map<String, double[]> received = Replay.cpuReceived(r, machines, TimeModel::phaseMarks);
+      for (AttemptRecord a : r.attempts()) {
+        double[] segments = received.get(a.attemptId());
+        boolean succeeded = "SUCCEEDED".equals(a.state());
+        if (segments != null && (succeeded || "KILLED".equals(a.state()) && a.finishMs() != null)) {
+          disk.add(r, a, condition, java.util.Arrays.stream(segments).sum(), succeeded);
         }
       }
     }
@@ -376,8 +428,11 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
           List.copyOf(startupFrom.getOrDefault(type, anyStartupFrom)), median(shares), sortShares.getOrDefault(type, List.of()).size());
       workloads.put(type, new WorkloadTimes(perMap, Spread.of(maps.get(type)), Spread.of(reduces.get(type)),
           Spread.of(lags.get(type)), Spread.of(sorts.get(type)), progress, spread(shuffleTails.get(type)),
-          spread(lateShuffles.get(type)), shuffleRatio(shuffleRatios.getOrDefault(type, otherRatios.get(type)))));
+          spread(lateShuffles.get(type)), shuffleRatio(shuffleRatios.getOrDefault(type, otherRatios.get(type))), null));
     }
+    disk.fit(workloads).forEach((type, moved) -> workloads.computeIfPresent(type, (t, w) -> new WorkloadTimes(
+        w.bytesPerMap(), w.map(), w.reduce(), w.shuffleLag(), w.sort(), w.mapProgress(), w.shuffleTail(), w.lateShuffle(),
+        w.shuffleBytesPerInputByte(), moved)));
     Map<String, List<Censored>> ratios = new TreeMap<>();
     for (Residual residual : residuals) {
       WorkloadTimes w = workloads.get(residual.type());
@@ -465,7 +520,7 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
   }
 
   /** A ratio observed, or known only to be at least this much (the attempt was killed first). */
-  private record Censored(double value, boolean observed) {
+  record Censored(double value, boolean observed) {
     /** Kaplan-Meier's median; the plain median when nothing is censored; the largest value when it is undefined. */
     static double median(List<Censored> all) {
       if (all.stream().allMatch(Censored::observed)) {

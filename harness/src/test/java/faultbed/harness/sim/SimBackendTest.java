@@ -12,6 +12,7 @@ import faultbed.harness.Speculation;
 import faultbed.harness.timeline.CpuHog;
 import faultbed.harness.timeline.DiskLoad;
 import faultbed.harness.timeline.NodeCrash;
+import faultbed.harness.timeline.SlowDisk;
 import faultbed.harness.timeline.Target;
 import faultbed.harness.timeline.Timeline;
 import faultbed.harness.timemodel.TimeModel;
@@ -202,5 +203,44 @@ class SimBackendTest {
     fitted.write(file);
     assertEquals(fitted, TimeModel.read(file));
     assertFalse(fitted.fittedFrom().scenarios().isEmpty());
+  }
+
+  /**
+   * The disk model's fit and the simulation agree: runs simulated with known bytes through a disk,
+   * every node's disk held to its own rate (as the heterogeneous-disks suite holds them), give those
+   * bytes back when fitted against the work of fault-free runs.
+   */
+  @Test
+  void aModelFittedFromSimulatedSlowDisksGivesBackTheirBytes(@TempDir Path dir) {
+    TimeModel standard = TimeModel.standard();
+    TimeModel.DiskBytes truth = new TimeModel.DiskBytes(2.0, 0, 0.5, 0, 1.0, 0, 1.2, 0);
+    java.util.Map<String, TimeModel.WorkloadTimes> workloads = new java.util.TreeMap<>(standard.workloads());
+    workloads.computeIfPresent("sort", (t, w) -> new TimeModel.WorkloadTimes(w.bytesPerMap(), w.map(), w.reduce(),
+        w.shuffleLag(), w.sort(), w.mapProgress(), w.shuffleTail(), w.lateShuffle(), w.shuffleBytesPerInputByte(), truth));
+    Path model = dir.resolve("disks.json");
+    new TimeModel("disks", standard.fittedFrom(), workloads, standard.jobSetupMs(), standard.jobCommitMs(),
+        standard.slowdowns(), standard.baseline()).write(model);
+    ClusterSpec spec = FOUR_ON_TWO_CORES.withDisks(new ClusterSpec.Disks(1, ClusterSpec.Disks.DEFAULT_BYTES))
+        .withHadoop(SimCluster.MODEL, model.toString());
+    long[] rates = {4L << 20, 2L << 20, 1L << 20, 1L << 20};
+    Timeline slow = Timeline.none();
+    for (int n = 0; n < rates.length; n++) {
+      slow = slow.plus(Timeline.at(Duration.ZERO).inject(new SlowDisk(Target.node(n), List.of(), rates[n], null)));
+    }
+    List<RunRecord> free = new ArrayList<>();
+    List<RunRecord> slowed = new ArrayList<>();
+    try (Cluster cluster = Backends.named("sim", "backend").start(spec, line -> { })) {
+      for (int i = 0; i < 8; i++) {
+        var workload = Workloads.sort(32L << 20).withMaps(8).withReduces(2);
+        free.add(cluster.run(new RunSpec("free", "off", i, 200 + i, 1, workload, Timeline.none(), Speculation.off())));
+        slowed.add(cluster.run(new RunSpec("slow", "off", i, 300 + i, 1, workload, slow, Speculation.off())));
+      }
+    }
+    TimeModel.DiskBytes fitted = TimeModel.fit("refit", free, List.of(), List.of(), slowed,
+        faultbed.harness.timemodel.Machines.shared(2)).workload("sort").disk();
+    assertEquals(truth.map(), fitted.map(), truth.map() * 0.2, "a map's bytes: " + fitted);
+    assertEquals(truth.shuffle(), fitted.shuffle(), truth.shuffle() * 0.3, "a reduce's copies: " + fitted);
+    assertEquals(truth.sort(), fitted.sort(), truth.sort() * 0.2, "a reduce's sort: " + fitted);
+    assertEquals(truth.reduce(), fitted.reduce(), truth.reduce() * 0.2, "a reduce phase's: " + fitted);
   }
 }
