@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Simulated suites published as rows, not as their records (hundreds of megabytes of 14- to
- * 200-node jobs): the CI gate's pilot and the seeds' experiments at their own scale. The simulation
+ * 243-node jobs): the CI gate's pilot and the seeds' experiments at their own scale. The simulation
  * is deterministic, so the scenario run again gives the same runs. This runs each suite's first
  * block again and checks every run's row against the published one: its job time, fault, recovery,
  * mechanisms and counts exactly; its group but for G1 against G2 and its evidence not at all, since
@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SimPublishedRowsTest {
   @ParameterizedTest
   @CsvSource({"gate-power-sim, gate-power/sim", "dinu-ng-seed-scale-sim, dinu-ng-seed-scale-sim",
-      "late-stragglers-ec2-sim, late-stragglers-ec2-sim"})
+      "late-stragglers-ec2-sim, late-stragglers-ec2-sim", "late-heterogeneous-ec2-sim, late-heterogeneous-ec2-sim"})
   void theFirstBlockRunAgainGivesThePublishedRows(String scenario, String published, @TempDir Path dir) throws Exception {
     Map<String, List<String>> rows = byRunId(Path.of("published").resolve(published).resolve("runs.csv"));
     cli("run", "scenarios/" + scenario + ".json", "--runs", "1", "--out", dir.toString());

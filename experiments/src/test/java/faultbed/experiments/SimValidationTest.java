@@ -96,6 +96,12 @@ class SimValidationTest {
    * variant and comparison rows are the published ones; returns what it wrote.
    */
   private static SimValidation.Result reproduced(Path dir, String suite, String... more) throws Exception {
+    return reproduced(dir, PUBLISHED, suite, more);
+  }
+
+  /** The same against the rows of {@code publishedFile}. */
+  private static SimValidation.Result reproduced(Path dir, Path publishedFile, String suite, String... more)
+      throws Exception {
     List<String> args = new java.util.ArrayList<>(List.of("sim-validate", "published/" + suite, "--machine-cores", "2",
         "--progress-from", "published/progress-profile", "--out", dir.toString()));
     args.addAll(List.of(more));
@@ -104,17 +110,42 @@ class SimValidationTest {
     assertTrue(r.out().contains("negative control:"), r.out());
     SimValidation.Result fresh = RecordStore.json().readValue(dir.resolve("validation.json").toFile(),
         SimValidation.Result.class);
-    List<SimValidation.VariantRow> publishedRows = published().variants().stream()
+    SimValidation.Result published = published(publishedFile);
+    List<SimValidation.VariantRow> publishedRows = published.variants().stream()
         .filter(v -> v.suite().equals(suite)).toList();
     assertFalse(publishedRows.isEmpty());
     assertEquals(publishedRows, fresh.variants());
-    assertEquals(published().comparisons().stream().filter(c -> c.suite().equals(suite)).toList(),
+    assertEquals(published.comparisons().stream().filter(c -> c.suite().equals(suite)).toList(),
         fresh.comparisons());
     return fresh;
   }
 
   private static SimValidation.Result published() throws Exception {
-    return RecordStore.json().readValue(PUBLISHED.toFile(), SimValidation.Result.class);
+    return published(PUBLISHED);
+  }
+
+  private static SimValidation.Result published(Path file) throws Exception {
+    return RecordStore.json().readValue(file.toFile(), SimValidation.Result.class);
+  }
+
+  /**
+   * The disk model's judgement (docs/simulation.md, "A disk's rate, judged"): the model fitted to
+   * fail-slow's reference with the heterogeneous disks' bytes is the published one, and it predicts
+   * heterogeneous-disks as published.
+   */
+  @Test
+  void theDiskModelsJudgementIsReproduced(@TempDir Path dir) throws Exception {
+    Path disks = Path.of("published", "sim-validation", "disks");
+    List<faultbed.results.RunRecord> crash = new RecordStore(Path.of("published", "fail-slow")).readAll().stream()
+        .filter(r -> r.variant().equals("crash")).toList();
+    faultbed.harness.timemodel.TimeModel fitted = faultbed.harness.timemodel.TimeModel.fit("fail-slow-crash", crash,
+        new RecordStore(Path.of("published", "progress-profile")).readAll(), List.of(),
+        new RecordStore(Path.of("published", "heterogeneous-disks")).readAll(),
+        faultbed.harness.timemodel.Machines.shared(2));
+    Path model = disks.resolve("fail-slow").resolve("model.json");
+    assertEquals(faultbed.harness.timemodel.TimeModel.read(model), fitted);
+    reproduced(dir, disks.resolve("heterogeneous-disks").resolve("validation.json"), "heterogeneous-disks",
+        "--model", model.toString());
   }
 
   @Test

@@ -3,6 +3,7 @@ package faultbed.experiments.cli;
 import faultbed.experiments.SuiteRunner;
 import faultbed.results.RunRecord;
 import java.io.PrintStream;
+import java.util.List;
 
 /**
  * The progress bar of {@code faultbed run}: one redrawn line on a terminal (runs done, current run,
@@ -49,17 +50,28 @@ final class ProgressDisplay implements SuiteRunner.Progress {
     this.reduce = 0;
   }
 
+  /** The most faults a finished run's line lists one by one. */
+  private static final int LISTED_FAULTS = 4;
+
   @Override
   public void runFinished(int done, int total, RunRecord r) {
     this.done = done;
     String outcome = r.job() == null ? "harness error"
         : r.job().state() + String.format(" in %.1f s", r.completionSeconds().orElse(Double.NaN));
     StringBuilder faults = new StringBuilder();
-    for (RunRecord.FaultEvent f : r.faults()) {
+    // a timeline of many faults (a disk rate on every node of a large cluster) is summed up, not listed
+    List<RunRecord.FaultEvent> listed = r.faults().size() <= LISTED_FAULTS ? r.faults()
+        : r.faults().subList(0, LISTED_FAULTS - 1);
+    for (RunRecord.FaultEvent f : listed) {
       faults.append(String.format(", %s node %d at %s", f.kind(), f.node(),
           f.injectedMs() == null ? notInjected(f) : String.format("%.1f s", f.injectedMs() / 1000.0)));
       r.nodes().stream().filter(n -> n.index() == f.node()).findFirst().flatMap(RunRecord.NodeInfo::lostAt)
           .ifPresent(lost -> faults.append(String.format(" (LOST at %.1f s)", lost / 1000.0)));
+    }
+    if (listed.size() < r.faults().size()) {
+      faults.append(", and ").append(r.faults().size() - listed.size()).append(" more faults (")
+          .append(r.faults().subList(listed.size(), r.faults().size()).stream().map(RunRecord.FaultEvent::kind)
+              .distinct().collect(java.util.stream.Collectors.joining(", "))).append(')');
     }
     clearLine();
     out.printf("[%d/%d] %s: %s%s%s%n", done, total, r.runId(), outcome, faults, timeLeft(done, total));

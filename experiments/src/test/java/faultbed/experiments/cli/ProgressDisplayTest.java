@@ -30,6 +30,22 @@ class ProgressDisplayTest {
     assertTrue(line.contains("freeze node 1 at (not injected)"), line);
   }
 
+  /** A timeline of a fault on every node of a large cluster is summed up, not listed. */
+  @Test
+  void manyFaultsAreSummedUp() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ProgressDisplay display = new ProgressDisplay(new PrintStream(bytes, true, StandardCharsets.UTF_8), false);
+    List<RunRecord.FaultEvent> faults = new java.util.ArrayList<>();
+    for (int n = 0; n < 243; n++) {
+      faults.add(new RunRecord.FaultEvent("slow-disk", n, "node " + n, "at 0 ms", 0L, 0L, null, Map.of()));
+    }
+    faults.add(new RunRecord.FaultEvent("crash", 7, "node 7", "at 9000 ms", 9000L, 9000L, null, Map.of()));
+    display.runFinished(1, 1, run("default-000", faults));
+    String line = bytes.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("[")).findFirst().orElseThrow();
+    assertEquals("[1/1] default-000: SUCCEEDED in 20.0 s, slow-disk node 0 at 0.0 s, slow-disk node 1 at 0.0 s,"
+        + " slow-disk node 2 at 0.0 s, and 241 more faults (slow-disk, crash)", line);
+  }
+
   private static RunRecord run(String id, List<RunRecord.FaultEvent> faults) {
     return new RunRecord(RunRecord.SCHEMA_VERSION, id, "p", "default", 0, 1L, "t",
         new RunRecord.ClusterInfo("mini", 3, 1024, 2), Map.of(), null, List.of(), faults, List.of(), List.of(),

@@ -29,7 +29,7 @@ final class DiskSamples {
    * the sort, which is not CPU work), the disk's rate, the tasks that shared the disk with it on
    * average, itself included, and its share of the job's input.
    */
-  record Sample(String type, Part part, double ms, double cpu, double bytesPerSecond, double sharing,
+  record Sample(String scenario, String type, Part part, double ms, double cpu, double bytesPerSecond, double sharing,
       double shareBytes, boolean done) {
     /** Bytes through the disk: the time beyond the part's typical at its CPU share, at the rate its share of the disk had. */
     double bytes(double typical) {
@@ -57,7 +57,7 @@ final class DiskSamples {
     }
     String type = r.workload().type();
     if (a.type().equals("MAP")) {
-      rate(r, node, a.startMs(), a.finishMs(), baseline).ifPresent(rate -> samples.add(new Sample(type, Part.MAP,
+      rate(r, node, a.startMs(), a.finishMs(), baseline).ifPresent(rate -> samples.add(new Sample(r.scenario(), type, Part.MAP,
           a.finishMs() - a.startMs(), cpu, rate, sharing(r, a, a.startMs(), a.finishMs()), share.getAsDouble(), done)));
       return;
     }
@@ -69,17 +69,17 @@ final class DiskSamples {
           && m.finishMs() != null).mapToLong(AttemptRecord::finishMs).max().orElse(Long.MAX_VALUE);
       long from = Math.max(a.startMs(), lastMap);
       if (from < a.shuffleFinishMs() && rate(r, node, from, a.shuffleFinishMs(), baseline).isPresent()) {
-        servingRate(r, from, a.shuffleFinishMs(), baseline).ifPresent(rate -> samples.add(new Sample(type, Part.SHUFFLE,
+        servingRate(r, from, a.shuffleFinishMs(), baseline).ifPresent(rate -> samples.add(new Sample(r.scenario(), type, Part.SHUFFLE,
             a.shuffleFinishMs() - from, Double.NaN, rate, 1, share.getAsDouble(), true)));
       }
-      rate(r, node, a.shuffleFinishMs(), a.sortFinishMs(), baseline).ifPresent(rate -> samples.add(new Sample(type,
+      rate(r, node, a.shuffleFinishMs(), a.sortFinishMs(), baseline).ifPresent(rate -> samples.add(new Sample(r.scenario(), type,
           Part.SORT, a.sortFinishMs() - a.shuffleFinishMs(), Double.NaN, rate,
           sharing(r, a, a.shuffleFinishMs(), a.sortFinishMs()), share.getAsDouble(), true)));
     }
     double sharing = sharing(r, a, a.sortFinishMs(), a.finishMs());
     rate(r, node, a.sortFinishMs(), a.finishMs(), baseline).stream().boxed()
         .flatMap(own -> pipelineRate(r, node, own / sharing, a.sortFinishMs(), a.finishMs(), baseline).stream())
-        .forEach(rate -> samples.add(new Sample(type, Part.REDUCE, a.finishMs() - a.sortFinishMs(), cpu, rate, 1,
+        .forEach(rate -> samples.add(new Sample(r.scenario(), type, Part.REDUCE, a.finishMs() - a.sortFinishMs(), cpu, rate, 1,
             share.getAsDouble(), done)));
   }
 
@@ -207,7 +207,8 @@ final class DiskSamples {
       List<TimeModel.Censored> sort = perByte(type, Part.SORT, s -> w.sort().medianMs());
       List<TimeModel.Censored> reduce = perByte(type, Part.REDUCE, s -> w.reduce().medianMs());
       out.put(type, new TimeModel.DiskBytes(median(map), map.size(), median(shuffle), shuffle.size(), median(sort),
-          sort.size(), median(reduce), reduce.size()));
+          sort.size(), median(reduce), reduce.size(), samples.stream().filter(s -> s.type().equals(type))
+              .map(Sample::scenario).distinct().sorted().toList()));
     }
     return out;
   }

@@ -144,10 +144,15 @@ public record TimeModel(String name, FittedFrom fittedFrom, Map<String, Workload
    * disk; Kaplan-Meier's where backups won first (a lower bound). A reduce's output goes through HDFS's pipeline, as fast as the slowest
    * of its replicas' disks (its node's and {@code dfs.replication - 1} others'). A task's files go to
    * its node's disks in turn (YARN's local folders and HDFS's volumes, round-robin), so its bytes
-   * spread over them alike: one slow disk of three holds a third of every task's bytes.
+   * spread over them alike: one slow disk of three holds a third of every task's bytes. {@code from}
+   * names the suites the samples came from.
    */
   public record DiskBytes(double map, int maps, double shuffle, int shuffles, double sort, int sorts, double reduce,
-      int reduces) {}
+      int reduces, List<String> from) {
+    public DiskBytes {
+      from = from == null ? List.of() : List.copyOf(from);
+    }
+  }
 
   /**
    * Work on a node with exactly these slowing fault kinds in force takes {@code factor} times as

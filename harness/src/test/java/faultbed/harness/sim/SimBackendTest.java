@@ -213,7 +213,7 @@ class SimBackendTest {
   @Test
   void aModelFittedFromSimulatedSlowDisksGivesBackTheirBytes(@TempDir Path dir) {
     TimeModel standard = TimeModel.standard();
-    TimeModel.DiskBytes truth = new TimeModel.DiskBytes(2.0, 0, 0.5, 0, 1.0, 0, 1.2, 0);
+    TimeModel.DiskBytes truth = new TimeModel.DiskBytes(2.0, 0, 0.5, 0, 1.0, 0, 1.2, 0, List.of());
     java.util.Map<String, TimeModel.WorkloadTimes> workloads = new java.util.TreeMap<>(standard.workloads());
     workloads.computeIfPresent("sort", (t, w) -> new TimeModel.WorkloadTimes(w.bytesPerMap(), w.map(), w.reduce(),
         w.shuffleLag(), w.sort(), w.mapProgress(), w.shuffleTail(), w.lateShuffle(), w.shuffleBytesPerInputByte(), truth));

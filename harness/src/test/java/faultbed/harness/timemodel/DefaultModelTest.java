@@ -31,10 +31,12 @@ class DefaultModelTest {
       records.addAll(new RecordStore(PUBLISHED.resolve(suite)).readAll());
     }
     // the progress profile's runs, of another day, give the start-up's share of a map's work only; the
-    // shuffle-bytes profile's, what a map's output weighs for the workloads whose suites do not say
+    // shuffle-bytes profile's, what a map's output weighs for the workloads whose suites do not say; the
+    // heterogeneous disks', what a task moves through a disk held to a rate
     TimeModel refit = TimeModel.fit("default", records,
         new RecordStore(PUBLISHED.resolve("progress-profile")).readAll(),
-        new RecordStore(PUBLISHED.resolve("shuffle-bytes")).readAll(), Machines.shared(2));
+        new RecordStore(PUBLISHED.resolve("shuffle-bytes")).readAll(),
+        new RecordStore(PUBLISHED.resolve("heterogeneous-disks")).readAll(), Machines.shared(2));
     TimeModel shipped = TimeModel.standard();
     assertEquals(refit.fittedFrom(), shipped.fittedFrom());
     assertEquals(refit.workloads().keySet(), shipped.workloads().keySet());
@@ -48,6 +50,7 @@ class DefaultModelTest {
       assertEquals(w.mapProgress().startupShare(), s.mapProgress().startupShare(), 1e-9, type + " start-up");
       assertEquals(w.mapProgress().sortShare(), s.mapProgress().sortShare(), 1e-9, type + " sort share");
       assertEquals(w.shuffleBytesPerInputByte(), s.shuffleBytesPerInputByte(), type + " shuffled bytes");
+      assertEquals(w.disk(), s.disk(), type + " bytes through a disk");
     });
     assertEquals(refit.jobSetupMs(), shipped.jobSetupMs());
     assertEquals(refit.slowdowns(), shipped.slowdowns());

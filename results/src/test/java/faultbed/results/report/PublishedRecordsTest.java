@@ -30,7 +30,7 @@ class PublishedRecordsTest {
    */
   private static final java.util.Set<Path> ROWS_ONLY = java.util.Set.of(PUBLISHED.resolve(Path.of("gate-power", "sim")),
       PUBLISHED.resolve("sequential-sim"), PUBLISHED.resolve("dinu-ng-seed-scale-sim"),
-      PUBLISHED.resolve("late-stragglers-ec2-sim"));
+      PUBLISHED.resolve("late-stragglers-ec2-sim"), PUBLISHED.resolve("late-heterogeneous-ec2-sim"));
 
   @TestFactory
   Stream<DynamicTest> everyPublishedSuiteReadsAsPublished() throws IOException {
