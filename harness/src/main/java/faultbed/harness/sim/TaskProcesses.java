@@ -288,7 +288,7 @@ final class TaskProcesses {
       process.workLeft = process.workLeft(now);
       process.since = now;
       process.rate = perThread[machine.nodes.indexOf(node)] / node.otherSlowdown;
-      double msPerByte = process.diskBytes > 0 ? msPerByte(process, runnable) : 0;
+      double msPerByte = process.diskBytes > 0 ? msPerByte(process) : 0;
       if (msPerByte > 0 && process.rate > 0 && process.work > 0) {
         // its bytes spread over its work: a work-millisecond takes its CPU time and its bytes' time
         process.rate = 1 / (1 / process.rate + process.diskBytes / process.work * msPerByte);
@@ -324,7 +324,7 @@ final class TaskProcesses {
    * How long a byte of the process takes through its disk's share, and through each pipeline node's
    * (shared with that node's own tasks on that disk): the slowest. 0 when no disk it uses is held to a rate.
    */
-  private double msPerByte(Process process, List<Process> runnable) {
+  private double msPerByte(Process process) {
     LiveNode node = process.container.node;
     double ms = node.diskRates == null ? 0 : node.msPerByte(diskUsers(node, null));
     for (LiveNode other : process.pipeline) {
